@@ -1,0 +1,99 @@
+// The OpenAPI 3.1 document, generated from the operation table and the zod schemas.
+import { z } from 'zod';
+import { OPERATIONS, type Operation } from './operations.js';
+import * as S from './schemas.js';
+
+type Json = Record<string, unknown>;
+
+const REQUESTS = { CreateInvoiceRequest: S.CreateInvoiceRequest, RefundRequest: S.RefundRequest, ThreeDSRequest: S.ThreeDSRequest };
+const RESPONSES = { Transaction: S.Transaction, Enterprise: S.Enterprise, ErrorBody: S.ErrorBody, Health: S.Health };
+
+const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
+  400: ['invalid_json', 'The request is malformed: a body that is not valid JSON (invalid_json), or a broken URL (bad_request).'],
+  401: ['unauthorized', 'The bearer token is missing or not accepted.'],
+  404: ['not_found', 'No such resource for this company.'],
+  409: ['idempotency_conflict', 'Conflict: the Idempotency-Key was used with another body, or the transition is not allowed (invalid_state).'],
+  413: ['payload_too_large', 'The body is larger than 1 MiB.'],
+  415: ['unsupported_media_type', 'The body is not sent as application/json.'],
+  422: ['validation_failed', 'The request breaks the rules; `details` lists every field at fault with its JSON path.'],
+  429: ['rate_limited', 'Too many requests; see Retry-After.'],
+  500: ['internal', 'Unexpected server error.'],
+};
+
+function components(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const out = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}` }).schemas;
+  for (const schema of Object.values(out)) delete (schema as Json).$schema;
+  return out as Record<string, Json>;
+}
+
+function refTo(schema: z.ZodType): Json {
+  const all: Record<string, z.ZodType> = { ...REQUESTS, ...RESPONSES };
+  const name = Object.keys(all).find((key) => all[key] === schema);
+  if (!name) throw new Error('every schema used by an operation must be a named component');
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
+
+function parameters(op: Operation): Json[] {
+  const path = Object.entries(op.pathParams ?? {}).map(([name, description]) => ({
+    name, in: 'path', required: true, description, schema: { type: 'string' },
+  }));
+  const query = Object.entries(op.query ?? {}).map(([name, q]) => ({
+    name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' },
+  }));
+  const idempotency = op.idempotent
+    ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Retries with the same key and body within 24 hours answer the first response again.', schema: { type: 'string', maxLength: 255 } }]
+    : [];
+  return [...path, ...query, ...idempotency];
+}
+
+function responses(op: Operation): Json {
+  const success = op.response === 'openapi'
+    ? { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) }
+    : { description: 'Success.', content: jsonContent(refTo(op.response)) };
+  const out: Json = { 200: success };
+  // Any request can be malformed (400) or meet an unexpected failure (500).
+  for (const status of new Set([400, ...op.errors, 500])) {
+    const [, description] = STATUS_TEXT[status] ?? ['internal', 'Error.'];
+    const headers = status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : undefined;
+    out[status] = { description, ...(headers && { headers }), content: jsonContent(refTo(S.ErrorBody)) };
+  }
+  return out;
+}
+
+function pathItem(op: Operation): Json {
+  return {
+    operationId: op.id,
+    summary: op.name,
+    description: op.summary,
+    ...(op.auth === 'none' && { security: [] }),
+    parameters: parameters(op),
+    ...(op.body && { requestBody: { required: true, content: jsonContent(refTo(op.body)) } }),
+    responses: responses(op),
+  };
+}
+
+export function buildOpenApi(version: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of OPERATIONS) {
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: pathItem(op) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Payment Invoicing API (pinvoice)',
+      version,
+      description: 'The API as specified, with the decisions of the pinvoice contract. Amounts are integer cents.',
+    },
+    servers: [{ url: 'http://127.0.0.1:4010', description: 'pinvoice serve (default)' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { ...components(REQUESTS, 'input'), ...components(RESPONSES, 'output') },
+    },
+  };
+}

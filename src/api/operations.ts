@@ -1,0 +1,113 @@
+// The operation table: every operation of the API, once. The server registers its routes from it,
+// the client builds its requests from it, and the OpenAPI document is generated from it.
+import type { z } from 'zod';
+import { CreateInvoiceRequest, Enterprise, Health, Transaction } from './schemas.js';
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface Operation {
+  /** operationId in the OpenAPI document and the key the server's handlers are found by */
+  id: string;
+  /** the name the specification gives it */
+  name: string;
+  summary: string;
+  method: HttpMethod;
+  /** OpenAPI-style path, `{id}` for parameters */
+  path: string;
+  auth: 'bearer' | 'none';
+  pathParams?: Record<string, string>;
+  query?: Record<string, { description: string; required: boolean }>;
+  body?: z.ZodType;
+  /** POST operations that accept the Idempotency-Key header */
+  idempotent?: boolean;
+  response: z.ZodType | 'openapi';
+  /** the error statuses this operation can answer besides 500 */
+  errors: number[];
+}
+
+const ID_PARAM = { id: 'the integer `id` or the `secureId` (INV-…) of the transaction' };
+
+export const OPERATIONS = [
+  {
+    id: 'createInvoice',
+    name: 'Create Invoices',
+    summary: 'Creates an immediate charge and answers the whole transaction record.',
+    method: 'POST',
+    path: '/api/v2/invoices',
+    auth: 'bearer',
+    body: CreateInvoiceRequest,
+    idempotent: true,
+    response: Transaction,
+    errors: [400, 401, 409, 413, 415, 422],
+  },
+  {
+    id: 'searchTransaction',
+    name: 'Search Transaction',
+    summary: 'Returns one transaction record, selected by the query parameter `id`.',
+    method: 'GET',
+    path: '/api/v2/invoices',
+    auth: 'bearer',
+    query: { id: { description: ID_PARAM.id, required: true } },
+    response: Transaction,
+    errors: [401, 404, 422],
+  },
+  {
+    id: 'getTransaction',
+    name: 'Search Transaction (by path)',
+    summary: 'Returns one transaction record, selected by the path.',
+    method: 'GET',
+    path: '/api/v2/invoices/{id}',
+    auth: 'bearer',
+    pathParams: ID_PARAM,
+    response: Transaction,
+    errors: [401, 404],
+  },
+  {
+    id: 'companyInfos',
+    name: 'Company Infos',
+    summary: 'The company behind the token, balances included.',
+    method: 'GET',
+    path: '/api/v2/company',
+    auth: 'bearer',
+    response: Enterprise,
+    errors: [401],
+  },
+  {
+    id: 'openapi',
+    name: 'OpenAPI document',
+    summary: 'This document.',
+    method: 'GET',
+    path: '/openapi.json',
+    auth: 'none',
+    response: 'openapi',
+    errors: [],
+  },
+  {
+    id: 'health',
+    name: 'Health',
+    summary: 'Answers 200 while the server is up; for scripts that wait for it.',
+    method: 'GET',
+    path: '/health',
+    auth: 'none',
+    response: Health,
+    errors: [],
+  },
+] as const satisfies readonly Operation[];
+
+export type OperationId = (typeof OPERATIONS)[number]['id'];
+
+export function operation(id: OperationId): Operation {
+  const found = OPERATIONS.find((op) => op.id === id);
+  if (!found) throw new Error(`unknown operation ${id}`);
+  return found;
+}
+
+/** "/api/v2/invoices/{id}" -> "/api/v2/invoices/:id" (the router's syntax) */
+export function routerPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Fills `{name}` placeholders, encoding each value. */
+export function fillPath(path: string, params: Record<string, string | number>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
+}

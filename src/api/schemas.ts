@@ -1,0 +1,318 @@
+// The API as data: one zod schema per object of the specification, with its exact field names.
+// Types are inferred from these schemas and never written twice. Schemas hold no transforms, so the
+// request and response shapes are the same in both directions (and in the OpenAPI document).
+import { z } from 'zod';
+import { METHODS, STATUSES } from '../domain/status.js';
+
+const MAX_STRING = 255;
+const text = () => z.string().max(MAX_STRING, `must be at most ${MAX_STRING} characters`);
+/** A required string: blank (only spaces) counts as missing; surrounding spaces are dropped. */
+const requiredText = () => text().trim().min(1, 'is required');
+const timestamp = () => z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC, milliseconds, trailing Z');
+const cents = () => z.int().describe('integer amount in cents');
+/** A whole number within bounds, with messages a person can act on. */
+const wholeNumber = (min: number, max: number, range = `${min} to ${max}`) =>
+  z.int({ error: `must be a whole number from ${range}` }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+export const Method = z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` });
+export const Status = z.enum(STATUSES);
+
+// ---- Create request ----------------------------------------------------------------------------
+
+export const Payer = z.object({
+  name: requiredText(),
+  cpf_cnpj: requiredText(),
+  email: z.email('must be an e-mail address').max(MAX_STRING),
+  phone: text().optional(),
+  address_zip: text().optional(),
+  address_line: text().optional(),
+  address_number: text().optional(),
+  address_complement: text().optional(),
+  address_city: text().optional(),
+  address_state: text().optional(),
+});
+
+export const CardInput = z.object({
+  token: text().optional(),
+  installment: wholeNumber(1, 12).optional(),
+  number: text().optional(),
+  first_name: text().optional(),
+  last_name: text().optional(),
+  month: text().optional(),
+  year: text().optional(),
+  security_code: text().optional(),
+  cavv: text().optional(),
+  xid: text().optional(),
+  eci: text().optional(),
+  version: text().optional(),
+  referenceid: text().optional(),
+});
+
+export const RequestItem = z.object({
+  name: requiredText(),
+  description: text().optional(),
+  quantity: wholeNumber(1, 1_000_000),
+  unit_price: wholeNumber(1, 100_000_000, '1 to 100000000 (cents)'),
+});
+
+export const CreateInvoiceRequest = z.object({
+  method: Method,
+  product_fisical: z.union([text(), z.boolean()]).optional(),
+  ip_payer: z.union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address').optional(),
+  total_price_cents: wholeNumber(1, 100_000_000, '1 to 100000000 (cents)'),
+  postback_url: z
+    .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).max(2048)])
+    .optional(),
+  payer: Payer,
+  card: CardInput.optional(),
+  items: z.array(RequestItem).min(1, 'must hold 1 to 100 items').max(100, 'must hold 1 to 100 items').optional(),
+});
+
+export const RefundRequest = z.object({
+  amount_cents: wholeNumber(1, 100_000_000, '1 to 100000000 (cents)').optional(),
+  reason: text().optional(),
+});
+
+export const ThreeDSRequest = z.object({
+  cavv: requiredText(),
+  xid: requiredText(),
+  eci: requiredText(),
+  version: requiredText(),
+  referenceid: requiredText(),
+});
+
+// ---- Transaction record ------------------------------------------------------------------------
+
+export const Client = z.object({
+  id: z.int(),
+  name: z.string(),
+  cpf_cnpj: z.string().describe('digits (and letters, for an alphanumeric CNPJ) only'),
+  email: z.string(),
+  phone: z.string(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+});
+
+export const Customer = z.object({
+  id: z.int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  birthdate: z.string().nullable(),
+  externalRef: z.string().nullable(),
+  createdAt: timestamp(),
+  document: z.object({ number: z.string(), type: z.enum(['cpf', 'cnpj']) }),
+  address: z.object({
+    city: z.string(),
+    complement: z.string().nullable(),
+    country: z.string(),
+    neighborhood: z.string(),
+    state: z.string(),
+    street: z.string(),
+    streetNumber: z.string(),
+    zipCode: z.string(),
+  }),
+});
+
+export const Enterprise = z.object({
+  id: z.int(),
+  cnpj: z.string().describe('formatted NN.NNN.NNN/NNNN-NN'),
+  company_type: z.string(),
+  corporate_reason: z.string(),
+  fantasy_name: z.string(),
+  url_website: z.string(),
+  address: z.string(),
+  address_city: z.string(),
+  address_number: z.string(),
+  address_postal_code: z.string(),
+  address_province: z.string(),
+  address_state: z.string(),
+  bank_account: z.string(),
+  bank_agency: z.string(),
+  bank_digit: z.string(),
+  bank_name: z.string(),
+  bank_type: z.string(),
+  amount_invoice_total: cents(),
+  amount_invoices_competicion: cents(),
+  balance_bank_slip: cents(),
+  balance_card: cents(),
+  balance_pix: cents(),
+  blocked_bank_slip: z.boolean(),
+  blocked_card: z.boolean(),
+  blocked_pix: z.boolean(),
+  blocked_processing: z.boolean(),
+  blocked_sake: z.boolean(),
+  blocked_system: z.boolean(),
+  is_custom: z.boolean(),
+  create_at: timestamp(),
+  update_at: timestamp(),
+});
+
+export const Fee = z.object({
+  estimatedFee: cents(),
+  fixedAmount: cents(),
+  netAmount: cents(),
+  spreadPercentage: z.number(),
+});
+
+export const Invoice = z.object({
+  id: z.int(),
+  invoice_id: z.string(),
+  invoice_id_external: z.string().nullable(),
+  invoice_id_external2: z.string().nullable(),
+  invoice_id_external3: z.string().nullable(),
+  status: Status,
+  payment_method: Method,
+  is_pix: z.boolean(),
+  is_bank_slip: z.boolean(),
+  is_credit_card: z.boolean(),
+  is_anticipated: z.boolean(),
+  anticipation_approved: z.boolean(),
+  is_indication_tax: z.boolean(),
+  postback_url: z.string(),
+  qr_code_pix: z.string(),
+  token_checkout: z.string(),
+  retention_tax: cents(),
+  value_adq: cents(),
+  value_platform: cents(),
+  value_indication: cents(),
+  value_seller: cents(),
+  value_total: cents(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+});
+
+export const ResponseItem = z.object({
+  title: z.string(),
+  quantity: z.int(),
+  unitPrice: cents(),
+  tangible: z.boolean(),
+  externalRef: z.string().nullable(),
+});
+
+export const Pix = z.object({ qrCode: z.string(), expiresAt: timestamp() });
+
+export const Boleto = z.object({
+  barcode: z.string(),
+  digitableLine: z.string(),
+  dueDate: z.iso.date(),
+  expiresAt: timestamp(),
+});
+
+export const Card = z.object({
+  brand: z.string(),
+  holderName: z.string(),
+  firstDigits: z.string(),
+  lastDigits: z.string(),
+  expirationMonth: z.string(),
+  expirationYear: z.string(),
+  installments: z.int(),
+  tokenized: z.boolean(),
+  threeDSecure: z.enum(['not_required', 'required', 'authenticated', 'failed']),
+});
+
+export const TimelineEntry = z.object({ status: Status, at: timestamp(), note: z.string() });
+
+export const Refund = z.object({
+  id: z.int(),
+  amount: cents(),
+  reason: z.string().nullable(),
+  createdAt: timestamp(),
+});
+
+export const FinancialMovement = z.object({
+  id: z.int(),
+  type: z.enum(['payment', 'fee', 'refund', 'refund_fee', 'chargeback']),
+  amount: cents().describe('signed: credits to the company are positive, debits negative'),
+  balance: z.enum(['balance_pix', 'balance_card', 'balance_bank_slip']),
+  description: z.string(),
+  createdAt: timestamp(),
+});
+
+export const Transaction = z.object({
+  id: z.int(),
+  secureId: z.string(),
+  companyId: z.int(),
+  amount: cents(),
+  installments: z.int(),
+  status: Status,
+  paymentMethod: Method,
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  paidAt: timestamp().nullable(),
+  refundedAmount: cents(),
+  refusedReason: z.string().nullable(),
+  postbackUrl: z.string(),
+  traceable: z.boolean(),
+  externalRef: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  ip: z.string().nullable(),
+  delivery: z.record(z.string(), z.unknown()).nullable(),
+  shipping: z.record(z.string(), z.unknown()).nullable(),
+  boleto: Boleto.nullable(),
+  card: Card.nullable(),
+  card_associate: z.record(z.string(), z.unknown()).nullable(),
+  pix: Pix.nullable(),
+  client: Client,
+  customer: Customer,
+  enterprise: Enterprise,
+  fee: Fee,
+  invoice: Invoice,
+  items: z.array(ResponseItem),
+  financial_movements: z.array(FinancialMovement),
+  refunds: z.array(Refund),
+  splits: z.array(z.record(z.string(), z.unknown())),
+  timeline: z.array(TimelineEntry),
+});
+
+/** The production gateway's create answer, which the client also accepts. */
+export const GatewayCreateResponse = z.object({
+  data: z.object({ invoice_id: z.string(), qr_code_pix: z.string().optional() }),
+});
+
+// ---- Errors ------------------------------------------------------------------------------------
+
+export const ERROR_CODES = [
+  'unauthorized',
+  'not_found',
+  'validation_failed',
+  'invalid_json',
+  'bad_request',
+  'invalid_state',
+  'idempotency_conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal',
+] as const;
+
+export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
+export const ErrorBody = z.object({
+  error: z.enum(ERROR_CODES),
+  message: z.string(),
+  details: z.array(ErrorDetail).optional(),
+});
+
+export const Health = z.object({ status: z.literal('ok'), version: z.string() });
+
+export type Method = z.infer<typeof Method>;
+export type Status = z.infer<typeof Status>;
+export type Payer = z.infer<typeof Payer>;
+export type CardInput = z.infer<typeof CardInput>;
+export type RequestItem = z.infer<typeof RequestItem>;
+export type CreateInvoiceRequest = z.infer<typeof CreateInvoiceRequest>;
+export type RefundRequest = z.infer<typeof RefundRequest>;
+export type ThreeDSRequest = z.infer<typeof ThreeDSRequest>;
+export type Client = z.infer<typeof Client>;
+export type Customer = z.infer<typeof Customer>;
+export type Enterprise = z.infer<typeof Enterprise>;
+export type Fee = z.infer<typeof Fee>;
+export type Invoice = z.infer<typeof Invoice>;
+export type ResponseItem = z.infer<typeof ResponseItem>;
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+export type Refund = z.infer<typeof Refund>;
+export type FinancialMovement = z.infer<typeof FinancialMovement>;
+export type Transaction = z.infer<typeof Transaction>;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+export type ErrorBody = z.infer<typeof ErrorBody>;

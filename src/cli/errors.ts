@@ -1,0 +1,35 @@
+// Exit codes, one meaning each, and the error type commands throw; only main.ts calls process.exit.
+
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  network: 5,
+  inputNeeded: 6,
+  cancelled: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export const EXIT_CODE_HELP = `Exit codes:
+  0    success
+  1    unexpected error
+  2    usage or validation error (a flag, an argument, a payload field)
+  3    authentication failed (missing or rejected token)
+  4    not found
+  5    server or network error (including a port already in use)
+  6    input needed but prompts are off (no TTY, or --no-input)
+  130  cancelled (Ctrl-C)`;
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+  ) {
+    super(message);
+  }
+}
+
+export const usageError = (message: string) => new CliError(message, EXIT.usage);

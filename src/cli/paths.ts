@@ -1,0 +1,15 @@
+// Where pinvoice keeps its data by default, per platform conventions.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export function dataDir(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform, home: string = homedir()): string {
+  if (env.PINVOICE_DATA_DIR) return env.PINVOICE_DATA_DIR;
+  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'pinvoice', 'Data');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'pinvoice');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'pinvoice');
+}
+
+/** `--db` > PINVOICE_DB > the data directory's pinvoice.db */
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PINVOICE_DB || join(dataDir(env), 'pinvoice.db');
+}

@@ -1,0 +1,122 @@
+// `pinvoice serve` and `pinvoice serve company add|list`.
+import { randomBytes } from 'node:crypto';
+import { formatCnpj, isValidCnpj } from '../domain/document.js';
+import { addCompany } from '../server/seed.js';
+import { ListenError, startServer, type RunningServer } from '../server/serve.js';
+import { DatabaseOpenError } from '../server/store/database.js';
+import { openStore, type Store } from '../server/store/index.js';
+import { packageVersion } from '../version.js';
+import { CliError, EXIT, usageError } from './errors.js';
+import { defaultDbPath } from './paths.js';
+
+export interface ServeFlags {
+  host: string;
+  port: number;
+  db?: string;
+  token?: string;
+  pixExpiry: number;
+}
+
+const MIN_TOKEN_LENGTH = 16;
+
+function fixedToken(flag: string | undefined): string | undefined {
+  const token = flag ?? (process.env.PINVOICE_SERVE_TOKEN || undefined);
+  if (token === undefined) return undefined;
+  if (token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
+    throw usageError(`--token (or PINVOICE_SERVE_TOKEN) must be at least ${MIN_TOKEN_LENGTH} printable characters without spaces`);
+  }
+  return token;
+}
+
+function announceSeed(server: RunningServer, db: string): void {
+  if (!server.seeded) return;
+  const { token, fantasyName } = server.seeded;
+  const cnpj = formatCnpj(server.seeded.cnpj);
+  const where = db === ':memory:' ? 'an in-memory database' : db;
+  process.stderr.write(
+    `Created the sandbox company "${fantasyName}" (CNPJ ${cnpj}) in ${where}.\n` +
+      `Its access token, shown this once:\n\n  ${token}\n\n` +
+      `Store it in a CLI profile with:\n\n` +
+      `  printf '%s' '${token}' | pinvoice login --profile local --base-url ${server.url} --token-stdin\n\n`,
+  );
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => resolve(signal);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
+  try {
+    return await startServer({
+      host: flags.host,
+      port: flags.port,
+      db,
+      token: fixedToken(flags.token),
+      version: packageVersion(),
+      pixExpirySeconds: flags.pixExpiry,
+    });
+  } catch (error) {
+    if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);
+    if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
+    throw error;
+  }
+}
+
+export async function serve(flags: ServeFlags): Promise<void> {
+  const db = flags.db ?? defaultDbPath();
+  const server = await start(flags, db);
+  process.stdout.write(`listening on ${server.url}\n`);
+  announceSeed(server, db);
+  const signal = await untilSignal();
+  process.stderr.write(`${signal}: finishing requests in flight and closing the database\n`);
+  await server.close();
+}
+
+export interface CompanyAddFlags {
+  db?: string;
+  name?: string;
+  corporateReason?: string;
+  cnpj?: string;
+  json?: boolean;
+}
+
+function withStore<T>(db: string | undefined, fn: (store: Store) => T): T {
+  let store: Store;
+  try {
+    store = openStore(db ?? defaultDbPath());
+  } catch (error) {
+    if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
+    throw error;
+  }
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
+  if (flags.cnpj !== undefined && !isValidCnpj(flags.cnpj)) throw usageError(`--cnpj ${flags.cnpj} is not a valid CNPJ (check digits)`);
+  if (flags.name !== undefined && flags.name.trim() === '') throw usageError('--name must not be empty');
+  const options = { fantasyName: flags.name, corporateReason: flags.corporateReason, cnpj: flags.cnpj };
+  const created = withStore(flags.db, (store) => addCompany(store, options, (n) => randomBytes(n), new Date()));
+  const out = { id: created.id, fantasy_name: created.fantasyName, cnpj: formatCnpj(created.cnpj), token: created.token };
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+    return;
+  }
+  process.stdout.write(`company ${out.id}: ${out.fantasy_name} (CNPJ ${out.cnpj})\ntoken: ${out.token}\n`);
+  process.stderr.write('The token is shown this once; store it with `pinvoice login --token-stdin`.\n');
+}
+
+export async function companyList(flags: { db?: string; json?: boolean }): Promise<void> {
+  const rows = withStore(flags.db, (store) =>
+    store.companies.list().map((c) => ({ id: c.id, fantasy_name: c.fantasy_name, cnpj: formatCnpj(c.cnpj), tokens: c.tokens })),
+  );
+  if (flags.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
+  else for (const r of rows) process.stdout.write(`${r.id}\t${r.fantasy_name}\t${r.cnpj}\t${r.tokens} token(s)\n`);
+}

@@ -1,0 +1,53 @@
+// Idempotency-Key: the same key and body within 24 hours answer the first response again and create nothing.
+import { createHash } from 'node:crypto';
+import { ApiError } from './errors.js';
+import type { Store } from './store/index.js';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const MAX_KEY_LENGTH = 255;
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  replayed?: boolean;
+}
+
+export function checkKey(key: string | string[] | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  if (Array.isArray(key) || key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ApiError(422, 'validation_failed', 'The Idempotency-Key header is not usable.', [
+      { path: 'headers.Idempotency-Key', message: `must be one value of 1 to ${MAX_KEY_LENGTH} printable characters (a UUID is recommended)` },
+    ]);
+  }
+  return key;
+}
+
+export function hashBody(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+}
+
+/**
+ * Runs `create` at most once per (company, operation, key). The lookup, the work and the stored answer
+ * share one transaction, so concurrent requests with one key create one thing.
+ */
+export function oncePerKey(
+  store: Store,
+  scope: { companyId: number; operation: string; key: string; body: unknown; now: Date },
+  create: () => Answer,
+): Answer {
+  const hash = hashBody(scope.body);
+  return store.transaction(() => {
+    const previous = store.idempotency.get(scope.companyId, scope.operation, scope.key);
+    const fresh = previous && Date.parse(previous.created_at) > scope.now.getTime() - IDEMPOTENCY_WINDOW_MS;
+    if (previous && fresh) {
+      if (previous.request_hash !== hash) {
+        throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with another request body.');
+      }
+      return { status: previous.status_code, body: JSON.parse(previous.response) as unknown, replayed: true };
+    }
+    const answer = create();
+    const at = scope.now.toISOString();
+    store.idempotency.put(scope.companyId, scope.operation, scope.key, hash, answer.status, JSON.stringify(answer.body), at);
+    return answer;
+  });
+}

@@ -1,0 +1,75 @@
+// Sandbox companies: the one created on first start, and those added with `serve company add`.
+import { cnpjCheckDigits, normalizeDocument } from '../domain/document.js';
+import { alphanumeric } from '../domain/ids.js';
+import type { CompanyProfile, FeeSchedules } from './store/companies.js';
+import type { Store } from './store/index.js';
+
+export const DEFAULT_FEES: FeeSchedules = {
+  pix: { spreadPercentage: 0.99, fixedAmount: 0 },
+  credit_card: { spreadPercentage: 3.99, fixedAmount: 39 },
+  boleto: { spreadPercentage: 0, fixedAmount: 349 },
+};
+
+export const TOKEN_PREFIX = 'pinv_test_';
+
+export interface NewCompany {
+  fantasyName?: string;
+  corporateReason?: string;
+  cnpj?: string;
+  /** a fixed token (serve --token); otherwise one is generated */
+  token?: string;
+}
+
+export interface CreatedCompany {
+  id: number;
+  fantasyName: string;
+  cnpj: string;
+  /** the token in clear, to show once; never stored */
+  token: string;
+}
+
+/** A valid numeric CNPJ for branch 0001, drawn from the bytes. */
+export function randomCnpj(random: (n: number) => Uint8Array): string {
+  const root = Array.from(random(8), (byte) => String(byte % 10)).join('');
+  const base = `${root}0001`;
+  return base + cnpjCheckDigits(base);
+}
+
+export function sandboxProfile(options: NewCompany, random: (n: number) => Uint8Array): CompanyProfile {
+  const fantasy = options.fantasyName ?? 'Pinvoice Sandbox';
+  return {
+    cnpj: normalizeDocument(options.cnpj ?? randomCnpj(random)),
+    company_type: 'LTDA',
+    corporate_reason: options.corporateReason ?? `${fantasy} Ltda`,
+    fantasy_name: fantasy,
+    url_website: 'https://sandbox.example.com',
+    address: 'Avenida Paulista',
+    address_city: 'São Paulo',
+    address_number: '1000',
+    address_postal_code: '01310-100',
+    address_province: 'Bela Vista',
+    address_state: 'SP',
+    bank_account: '123456',
+    bank_agency: '0001',
+    bank_digit: '7',
+    bank_name: '001 - Banco do Brasil S.A.',
+    bank_type: 'corrente',
+  };
+}
+
+export function generateToken(random: (n: number) => Uint8Array): string {
+  return TOKEN_PREFIX + alphanumeric(random(96), 40);
+}
+
+export function addCompany(store: Store, options: NewCompany, random: (n: number) => Uint8Array, now: Date): CreatedCompany {
+  const profile = sandboxProfile(options, random);
+  const token = options.token ?? generateToken(random);
+  const secret = `whsec_${alphanumeric(random(96), 40)}`;
+  const at = now.toISOString();
+  const id = store.transaction(() => {
+    const companyId = store.companies.create(profile, DEFAULT_FEES, secret, at);
+    store.companies.addToken(companyId, token, at);
+    return companyId;
+  });
+  return { id, fantasyName: profile.fantasy_name, cnpj: profile.cnpj, token };
+}

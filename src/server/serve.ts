@@ -1,0 +1,72 @@
+// Starts `pinvoice serve`: opens the store, seeds it on first start, listens, and shuts down cleanly.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { createApp } from './app.js';
+import { addCompany, type CreatedCompany } from './seed.js';
+import { openStore, type Store } from './store/index.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  db: string;
+  token?: string;
+  version: string;
+  pixExpirySeconds?: number;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  /** set when this start created the sandbox company: its token, to show once */
+  seeded?: CreatedCompany;
+  close(): Promise<void>;
+}
+
+export class ListenError extends Error {}
+
+const random = (n: number) => randomBytes(n);
+
+/** On a new database: the sandbox company. With --token: make sure that token opens the first company. */
+function seed(store: Store, token: string | undefined): CreatedCompany | undefined {
+  const first = store.companies.list()[0];
+  if (!first) return addCompany(store, { token }, random, new Date());
+  if (token && !store.companies.hasToken(token)) store.companies.addToken(first.id, token, new Date().toISOString());
+  return undefined;
+}
+
+function listenMessage(error: NodeJS.ErrnoException, host: string, port: number): string {
+  if (error.code === 'EADDRINUSE') return `port ${port} on ${host} is already in use (choose another with --port, or --port 0 for a free one)`;
+  if (error.code === 'EACCES') return `no permission to listen on ${host}:${port} (ports below 1024 need privileges)`;
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return `cannot listen on host ${host}: no such local address`;
+  return `cannot listen on ${host}:${port}: ${error.message}`;
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const store = openStore(options.db);
+  const seeded = seed(store, options.token);
+  const app = createApp({ store, version: options.version, pixExpirySeconds: options.pixExpirySeconds });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    store.close();
+    throw new ListenError(listenMessage(error as NodeJS.ErrnoException, options.host, options.port));
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const purge = setInterval(() => store.idempotency.purgeBefore(new Date(Date.now() - 86_400_000).toISOString()), 3_600_000);
+  purge.unref();
+  return {
+    app,
+    store,
+    url: `http://${host}:${port}`,
+    ...(seeded && !options.token && { seeded }),
+    async close() {
+      clearInterval(purge);
+      await app.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// Schema migrations, applied in order; PRAGMA user_version records how many have run.
+// Never edit a migration that has shipped: add a new one.
+
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE companies (
+    id INTEGER PRIMARY KEY,
+    cnpj TEXT NOT NULL,
+    company_type TEXT NOT NULL,
+    corporate_reason TEXT NOT NULL,
+    fantasy_name TEXT NOT NULL,
+    url_website TEXT NOT NULL,
+    address TEXT NOT NULL,
+    address_city TEXT NOT NULL,
+    address_number TEXT NOT NULL,
+    address_postal_code TEXT NOT NULL,
+    address_province TEXT NOT NULL,
+    address_state TEXT NOT NULL,
+    bank_account TEXT NOT NULL,
+    bank_agency TEXT NOT NULL,
+    bank_digit TEXT NOT NULL,
+    bank_name TEXT NOT NULL,
+    bank_type TEXT NOT NULL,
+    fees TEXT NOT NULL,
+    blocked TEXT NOT NULL DEFAULT '{}',
+    is_custom INTEGER NOT NULL DEFAULT 0,
+    webhook_secret TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE api_tokens (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    token_hash TEXT NOT NULL UNIQUE,
+    hint TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX api_tokens_company ON api_tokens(company_id);
+  CREATE TABLE customers (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    document TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (company_id, document)
+  );
+  CREATE TABLE invoices (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    secure_id TEXT NOT NULL UNIQUE,
+    token_checkout TEXT NOT NULL UNIQUE,
+    customer_id INTEGER NOT NULL REFERENCES customers(id),
+    method TEXT NOT NULL,
+    status TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    installments INTEGER NOT NULL,
+    refunded_amount INTEGER NOT NULL DEFAULT 0,
+    refused_reason TEXT,
+    postback_url TEXT NOT NULL,
+    ip TEXT,
+    payer TEXT NOT NULL,
+    items TEXT NOT NULL,
+    fee TEXT NOT NULL,
+    pix_code TEXT,
+    pix_txid TEXT UNIQUE,
+    boleto TEXT,
+    card TEXT,
+    expires_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    paid_at TEXT
+  );
+  CREATE INDEX invoices_company ON invoices(company_id, id);
+  CREATE INDEX invoices_expiry ON invoices(status, expires_at);
+  CREATE TABLE timeline (
+    id INTEGER PRIMARY KEY,
+    invoice_id INTEGER NOT NULL REFERENCES invoices(id),
+    status TEXT NOT NULL,
+    note TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX timeline_invoice ON timeline(invoice_id, id);
+  CREATE TABLE refunds (
+    id INTEGER PRIMARY KEY,
+    invoice_id INTEGER NOT NULL REFERENCES invoices(id),
+    amount INTEGER NOT NULL,
+    reason TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX refunds_invoice ON refunds(invoice_id, id);
+  CREATE TABLE financial_movements (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    invoice_id INTEGER NOT NULL REFERENCES invoices(id),
+    type TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    balance TEXT NOT NULL,
+    description TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX movements_invoice ON financial_movements(invoice_id, id);
+  CREATE INDEX movements_company ON financial_movements(company_id, balance);
+  CREATE TABLE idempotency_keys (
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    operation TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status_code INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (company_id, operation, key)
+  );
+  CREATE INDEX idempotency_created ON idempotency_keys(created_at);
+  `,
+];

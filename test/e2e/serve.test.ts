@@ -1,0 +1,167 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, serve, tempHome } from '../support/cli.js';
+import { validPix } from '../support/server.js';
+
+const TOKEN = 'ci_fixed_token_0123456789';
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const postInvoice = (url: string, token: string) =>
+  fetch(`${url}/api/v2/invoices`, { method: 'POST', headers: { ...auth(token), 'content-type': 'application/json' }, body: JSON.stringify(validPix()) });
+const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+
+describe('pinvoice serve', () => {
+  it('prints one listening line on stdout, and on a new database the token and the command that stores it', async () => {
+    const env = tempHome();
+    const server = await serve(['--port', '0'], env);
+    try {
+      expect(server.stdout()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+      await new Promise((r) => setTimeout(r, 100));
+      const token = /\n {2}(pinv_test_\w+)\n/.exec(server.stderr())?.[1];
+      expect(token).toBeDefined();
+      expect(server.stderr()).toContain(`pinvoice login --profile local --base-url ${server.url} --token-stdin`);
+      const company = await fetch(`${server.url}/api/v2/company`, { headers: auth(token ?? '') });
+      expect(company.status).toBe(200);
+      expect(existsSync(join(env.PINVOICE_DATA_DIR ?? '', 'pinvoice.db'))).toBe(true);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    const again = await serve(['--port', '0'], env);
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      expect(again.stderr()).not.toContain('pinv_test_');
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('--token and PINVOICE_SERVE_TOKEN fix the seeded company’s token and never print it', async () => {
+    for (const [args, env] of [[['--token', TOKEN], {}], [[], { PINVOICE_SERVE_TOKEN: TOKEN }]] as const) {
+      const server = await serve(['--port', '0', '--db', ':memory:', ...args], { ...tempHome(), ...env });
+      try {
+        expect((await fetch(`${server.url}/api/v2/company`, { headers: auth(TOKEN) })).status).toBe(200);
+        expect(server.stderr()).not.toContain(TOKEN);
+      } finally {
+        await server.stop();
+      }
+    }
+  });
+
+  it('a port in use is a clear error with exit code 5, not a stack trace', async () => {
+    const first = await serve(['--port', '0', '--db', ':memory:', '--token', TOKEN], tempHome());
+    try {
+      const port = new URL(first.url).port;
+      const second = await run(['serve', '--port', port, '--db', ':memory:'], { env: tempHome() });
+      expect(second.code).toBe(5);
+      expect(second.stdout).toBe('');
+      expect(second.stderr).toMatch(new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+      noStackTrace(second.stderr);
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it.each([
+    [['--port', '70000'], /--port/],
+    [['--port', 'abc'], /--port/],
+    [['--token', 'short'], /--token/],
+    [['--pix-expiry', '0'], /--pix-expiry/],
+  ])('rejects bad flags %j with exit code 2', async (args, message) => {
+    const result = await run(['serve', '--db', ':memory:', ...args], { env: tempHome() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    noStackTrace(result.stderr);
+  });
+
+  it('a database that cannot be opened is a clear error', async () => {
+    const env = tempHome();
+    const notADirectory = join(env.HOME ?? '', 'a-file');
+    writeFileSync(notADirectory, 'not a directory');
+    const result = await run(['serve', '--port', '0', '--db', join(notADirectory, 'nope.db')], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/cannot open database .*a-file\/nope\.db/);
+    noStackTrace(result.stderr);
+  });
+
+  it('SIGINT and SIGTERM close the server and the database cleanly (exit 0, WAL checkpointed)', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const env = tempHome();
+      const db = join(env.HOME ?? '', 'signal.db');
+      const server = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+      const inFlight = postInvoice(server.url, TOKEN);
+      expect((await inFlight).status).toBe(200);
+      expect(await server.stop(signal)).toBe(0);
+      expect(server.stderr()).toContain(`${signal}: finishing requests in flight`);
+      expect(existsSync(`${db}-wal`)).toBe(false);
+    }
+  });
+
+  it('an invoice answered with 200 survives a killed process', async () => {
+    const env = tempHome();
+    const db = join(env.HOME ?? '', 'killed.db');
+    const server = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+    const created: any = await (await postInvoice(server.url, TOKEN)).json();
+    await server.stop('SIGKILL');
+    const again = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+    try {
+      const found = await fetch(`${again.url}/api/v2/invoices?id=${created.secureId}`, { headers: auth(TOKEN) });
+      expect(found.status).toBe(200);
+      expect(((await found.json()) as any).id).toBe(created.id);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('serve company add creates an isolated company with its own token; company list never shows tokens', async () => {
+    const env = tempHome();
+    const db = join(env.HOME ?? '', 'companies.db');
+    const server = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+    try {
+      const added = await run(['serve', 'company', 'add', '--db', db, '--name', 'Loja Dois', '--json'], { env });
+      expect(added.code).toBe(0);
+      const company = JSON.parse(added.stdout);
+      expect(company).toMatchObject({ id: 2, fantasy_name: 'Loja Dois' });
+      const mine: any = await (await postInvoice(server.url, TOKEN)).json();
+      expect((await fetch(`${server.url}/api/v2/invoices/${mine.id}`, { headers: auth(company.token) })).status).toBe(404);
+      expect(((await (await fetch(`${server.url}/api/v2/company`, { headers: auth(company.token) })).json()) as any).fantasy_name).toBe('Loja Dois');
+      const list = await run(['serve', 'company', 'list', '--db', db], { env });
+      expect(list.stdout).toContain('Loja Dois');
+      expect(list.stdout).not.toContain(company.token);
+      expect(list.stdout).not.toContain(TOKEN);
+      const bad = await run(['serve', 'company', 'add', '--db', db, '--cnpj', '11.222.333/0001-00'], { env });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--cnpj .* is not a valid CNPJ/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('pinvoice openapi prints the document the server publishes', async () => {
+    const server = await serve(['--port', '0', '--db', ':memory:', '--token', TOKEN], tempHome());
+    try {
+      const printed = await run(['openapi']);
+      expect(printed.code).toBe(0);
+      const served = await (await fetch(`${server.url}/openapi.json`)).json();
+      expect(JSON.parse(printed.stdout)).toEqual(served);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('pinvoice itself', () => {
+  it('--help lists the commands and the exit codes; --version prints the version', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/serve/);
+    expect(help.stdout).toMatch(/Exit codes:[\s\S]*130\s+cancelled/);
+    const version = await run(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('an unknown command is a usage error (exit 2)', async () => {
+    const result = await run(['frobnicate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown command/);
+  });
+});

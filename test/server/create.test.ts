@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePixCode } from '../../src/domain/pix.js';
+import { request, startTestServer, validPix, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('Create Invoices (pix)', () => {
+  it('answers 200 with the whole, consistent transaction record', async () => {
+    const before = Date.now();
+    const { status, body } = await request(server, 'POST', '/api/v2/invoices', { body: validPix() });
+    expect(status).toBe(200);
+    expect(body.status).toBe('pending');
+    expect(body.invoice.status).toBe('pending');
+    expect(body.paymentMethod).toBe('pix');
+    expect(body.amount).toBe(1990);
+    expect(body.paidAt).toBeNull();
+    expect(body.refundedAmount).toBe(0);
+    expect(body.secureId).toBe(body.invoice.invoice_id);
+    expect(body.secureId).toMatch(/^INV-\d+(-\d+)+$/);
+    expect(body.invoice.token_checkout).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(body.postbackUrl).toBe('https://merchant.example.com/postbacks');
+    expect(body.invoice.postback_url).toBe(body.postbackUrl);
+    expect(body.ip).toBe('203.0.113.7');
+    expect(Date.parse(body.createdAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(body.timeline).toEqual([{ status: 'pending', at: body.createdAt, note: expect.any(String) }]);
+  });
+
+  it('fills fee and invoice values from the company schedule (pix 0.99 %)', async () => {
+    const { body } = await request(server, 'POST', '/api/v2/invoices', { body: validPix() });
+    expect(body.fee).toEqual({ estimatedFee: 20, fixedAmount: 0, netAmount: 1970, spreadPercentage: 0.99 });
+    expect(body.invoice).toMatchObject({ value_total: 1990, value_platform: 20, value_seller: 1970, is_pix: true, is_bank_slip: false, is_credit_card: false });
+  });
+
+  it('maps the payer to client and customer, and the items to response items', async () => {
+    const { body } = await request(server, 'POST', '/api/v2/invoices', { body: validPix() });
+    expect(body.client).toMatchObject({ name: 'Fulano de Tal', cpf_cnpj: '52998224725', email: 'fulano@example.com', phone: '+5511999998888' });
+    expect(body.customer.document).toEqual({ number: '52998224725', type: 'cpf' });
+    expect(body.customer.id).toBe(body.client.id);
+    expect(body.items).toEqual([{ title: 'Camiseta', quantity: 1, unitPrice: 1990, tangible: true, externalRef: null }]);
+  });
+
+  it('reuses the customer of a document already seen by the company', async () => {
+    const a = await request(server, 'POST', '/api/v2/invoices', { body: validPix() });
+    const b = await request(server, 'POST', '/api/v2/invoices', { body: validPix({ payer: { ...validPix().payer, cpf_cnpj: '52998224725' } }) });
+    expect(b.body.customer.id).toBe(a.body.customer.id);
+  });
+
+  it('generates a pix BR Code that parses, carries the amount and the company, and expires in an hour', async () => {
+    const { body } = await request(server, 'POST', '/api/v2/invoices', { body: validPix({ total_price_cents: 123456, items: undefined }) });
+    expect(body.pix.qrCode).toBe(body.invoice.qr_code_pix);
+    const pix = parsePixCode(body.pix.qrCode);
+    expect(pix.amountCents).toBe(123456);
+    expect(pix.gui.toLowerCase()).toBe('br.gov.bcb.pix');
+    expect(pix.merchantName).toBe(body.enterprise.fantasy_name.slice(0, 25));
+    // dynamic code: the charge's txid (26 to 35 letters and digits) ends the location; 62.05 is "***"
+    expect(pix.url).toMatch(/\/[A-Za-z0-9]{26,35}$/);
+    expect(pix.txid).toBe('***');
+    expect(Date.parse(body.pix.expiresAt) - Date.parse(body.createdAt)).toBe(3_600_000);
+    expect(body.items).toEqual([]);
+  });
+
+  it('gives every invoice its own ids, token and txid', async () => {
+    const replies = await Promise.all([1, 2, 3].map(() => request(server, 'POST', '/api/v2/invoices', { body: validPix() })));
+    const ids = new Set(replies.map((r) => r.body.id));
+    const tokens = new Set(replies.map((r) => r.body.invoice.token_checkout));
+    const codes = new Set(replies.map((r) => r.body.pix.qrCode));
+    expect([ids.size, tokens.size, codes.size]).toEqual([3, 3, 3]);
+  });
+
+  it('takes product_fisical "false" as intangible and accepts an empty postback_url', async () => {
+    const { body } = await request(server, 'POST', '/api/v2/invoices', { body: validPix({ product_fisical: 'false', postback_url: '' }) });
+    expect(body.items[0].tangible).toBe(false);
+    expect(body.postbackUrl).toBe('');
+  });
+
+  it('accepts a payer with an alphanumeric CNPJ and reports its type', async () => {
+    const payer = { name: 'Empresa Nova', email: 'fin@empresa.example', cpf_cnpj: '12.ABC.345/01DE-35' };
+    const { status, body } = await request(server, 'POST', '/api/v2/invoices', { body: validPix({ payer }) });
+    expect(status).toBe(200);
+    expect(body.customer.document).toEqual({ number: '12ABC34501DE35', type: 'cnpj' });
+  });
+});

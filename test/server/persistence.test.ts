@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { request, startTestServer, validPix } from '../support/server.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pinvoice-persist-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('persistence', () => {
+  it('an invoice answered with 200 survives a restart of the server on the same file', async () => {
+    const db = join(dir, 'restart.db');
+    const first = await startTestServer({ db });
+    const created = (await request(first, 'POST', '/api/v2/invoices', { body: validPix() })).body;
+    await first.close();
+
+    const second = await startTestServer({ db, token: first.token });
+    try {
+      const found = await request(second, 'GET', `/api/v2/invoices/${created.secureId}`);
+      expect(found.status).toBe(200);
+      expect(found.body).toEqual(created);
+      const next = (await request(second, 'POST', '/api/v2/invoices', { body: validPix() })).body;
+      expect(next.id).toBe(created.id + 1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('uses WAL, foreign keys, and a file only its owner can read', async () => {
+    const db = join(dir, 'pragmas.db');
+    const server = await startTestServer({ db });
+    try {
+      expect(server.store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(server.store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(statSync(db).mode & 0o777).toBe(0o600);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('has an index for every lookup the server makes', async () => {
+    const server = await startTestServer();
+    try {
+      const plans: [string, string][] = [
+        ['SELECT * FROM invoices WHERE company_id = 1 AND id = 1', 'PRIMARY KEY'],
+        ['SELECT * FROM invoices WHERE company_id = 1 AND secure_id = ?', 'sqlite_autoindex_invoices'],
+        ['SELECT * FROM api_tokens WHERE token_hash = ?', 'sqlite_autoindex_api_tokens'],
+        ['SELECT * FROM timeline WHERE invoice_id = 1 ORDER BY id', 'timeline_invoice'],
+        ['SELECT * FROM refunds WHERE invoice_id = 1 ORDER BY id', 'refunds_invoice'],
+        ['SELECT * FROM financial_movements WHERE invoice_id = 1 ORDER BY id', 'movements_invoice'],
+        ['SELECT balance, SUM(amount) FROM financial_movements WHERE company_id = 1 GROUP BY balance', 'movements_company'],
+        ['SELECT * FROM idempotency_keys WHERE company_id = 1 AND operation = ? AND key = ?', 'sqlite_autoindex_idempotency_keys'],
+        ['SELECT * FROM customers WHERE company_id = 1 AND document = ?', 'sqlite_autoindex_customers'],
+      ];
+      for (const [sql, index] of plans) {
+        const statement = server.store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+        const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'x');
+        const plan = statement.all(...params).map((row: any) => row.detail).join(' ');
+        expect(plan, sql).toContain(index);
+        expect(plan, sql).not.toMatch(/^SCAN \w+$/);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
