@@ -132,7 +132,8 @@ describe('robustness', () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ minLength: 1, maxLength: 40 }), async (id) => {
         const reply = await request(server, 'GET', `/api/v2/invoices?id=${encodeURIComponent(id)}`);
-        expect([404, 422]).toContain(reply.status);
+        // a short numeric id may well name one of this company's invoices
+        expect([200, 404, 422]).toContain(reply.status);
       }),
       { numRuns: 150 },
     );
