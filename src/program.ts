@@ -80,12 +80,133 @@ function completionCommand(): Command {
     .action(async (shell: string) => (await import('./cli/completion.js')).printCompletion(shell));
 }
 
+/** The options every command that talks to the API takes. */
+function withConnection(command: Command, { json = true } = {}): Command {
+  command
+    .option('--profile <name>', 'profile to use (default: $PINVOICE_PROFILE, else the current profile)')
+    .option('--base-url <url>', 'API base URL (default: $PINVOICE_BASE_URL, else the profile’s)')
+    .option('--debug', 'print each HTTP exchange to stderr (the token masked)')
+    .option('--no-color', 'no colour (also NO_COLOR=1, or when stdout is not a terminal)');
+  if (json) command.option('--json', 'print JSON for scripts instead of tables');
+  return command;
+}
+
+function authCommands(): Command[] {
+  const login = withConnection(new Command('login'), { json: true })
+    .description('store an access token in a profile, after checking it against Company Infos')
+    .option('--token-stdin', 'read the token from stdin')
+    .option('--token-file <path>', 'read the token from a file')
+    .option('--no-input', 'never prompt; fail if the token is not given by --token-stdin or --token-file')
+    .addHelpText('after', examples(
+      'pinvoice login --profile local --base-url http://127.0.0.1:4010      # asks for the token, hidden',
+      "printf '%s' \"$TOKEN\" | pinvoice login --profile ci --token-stdin",
+      'pinvoice login --profile production --base-url https://api.example.com --token-file ~/.secrets/pinvoice',
+    ))
+    .action(async (flags) => (await import('./cli/auth.js')).login(flags));
+  const logout = withConnection(new Command('logout'), { json: false })
+    .description('remove a profile and its token')
+    .addHelpText('after', examples('pinvoice logout --profile sandbox'))
+    .action(async (flags) => (await import('./cli/auth.js')).logout(flags));
+  const whoami = (name: string) =>
+    withConnection(new Command(name))
+      .description('the company behind the token, balances included')
+      .addHelpText('after', examples(`pinvoice ${name}`, `pinvoice ${name} --profile production --json | jq .balance_pix`))
+      .action(async (flags) => (await import('./cli/auth.js')).whoami(flags));
+  return [login, logout, whoami('whoami'), whoami('company')];
+}
+
+function profileCommand(): Command {
+  const profile = new Command('profile').description('list and choose the stored profiles');
+  profile.addCommand(
+    new Command('list')
+      .description('list profiles (tokens masked)')
+      .option('--json', 'print JSON')
+      .option('--no-color', 'no colour')
+      .addHelpText('after', examples('pinvoice profile list'))
+      .action(async (flags) => (await import('./cli/profile.js')).profileList(flags)),
+  );
+  profile.addCommand(
+    new Command('use')
+      .description('make a profile the current one')
+      .argument('<name>', 'profile name')
+      .addHelpText('after', examples('pinvoice profile use sandbox'))
+      .action(async (name, flags) => (await import('./cli/profile.js')).profileUse(name, flags)),
+  );
+  return profile;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function invoiceCommand(): Command {
+  const invoice = new Command('invoice').description('issue and inspect charges');
+  invoice.addCommand(
+    withConnection(new Command('get'))
+      .description('show a transaction: status, amounts, fee, payer, items, payment data, refunds, timeline')
+      .argument('<id>', 'integer id or secureId (INV-…)')
+      .option('--qr', 'draw the pix QR code (default: for pending pix charges on a terminal)')
+      .option('--no-qr', 'never draw the QR code')
+      .option('--watch', 'poll until the status leaves pending/waiting_3ds; exit 0 when paid, 7 otherwise, 8 on timeout')
+      .addOption(new Option('--timeout <seconds>', 'give up watching after this long').default(300).argParser(positiveSeconds))
+      .addOption(new Option('--interval <seconds>', 'time between polls while watching').default(2).argParser(positiveSeconds))
+      .addHelpText('after', examples(
+        'pinvoice invoice get 42',
+        'pinvoice invoice get INV-20261122-000042-8391 --json | jq .status',
+        'pinvoice invoice get 42 --watch --timeout 120 && echo paid',
+      ))
+      .action(async (id, flags) => (await import('./cli/invoice.js')).getInvoice(id, flags)),
+  );
+  invoice.addCommand(createCommand());
+  return invoice;
+}
+
+function createCommand(): Command {
+  return withConnection(new Command('create'))
+    .description('issue a charge from a JSON file or stdin, from flags, or interactively')
+    .option('--file <path>', 'JSON create request; - reads stdin (flags override its fields)')
+    .option('--method <method>', 'pix, credit_card or boleto')
+    .option('--amount <reais>', 'total, typed as 12,50 or 12.50 (default: the sum of the items)')
+    .option('--item <name:quantity:unit_price>', 'an item, repeatable; unit price in reais, e.g. "Camiseta:2:19,90"', collect)
+    .option('--payer-name <name>', 'payer name')
+    .option('--payer-email <email>', 'payer e-mail')
+    .option('--payer-document <cpf-or-cnpj>', 'payer CPF or CNPJ (punctuation allowed)')
+    .option('--payer-phone <phone>', 'payer phone')
+    .option('--payer-zip <cep>', 'payer CEP (boleto)')
+    .option('--payer-address <street>', 'payer street (boleto)')
+    .option('--payer-number <number>', 'payer street number (boleto)')
+    .option('--payer-complement <text>', 'payer address complement')
+    .option('--payer-city <city>', 'payer city (boleto)')
+    .option('--payer-state <uf>', 'payer state, two letters (boleto)')
+    .option('--tangible', 'the items are physical products (product_fisical)')
+    .option('--postback-url <url>', 'where postbacks about this charge are sent')
+    .option('--ip <address>', 'payer IP address (ip_payer)')
+    .option('--card-token <token>', 'a tokenized card (credit_card)')
+    .option('--installments <n>', 'card installments, 1 to 12')
+    .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')
+    .option('--dry-run', 'validate and print the normalized payload; send nothing')
+    .option('--no-input', 'never prompt; fail at once naming what is missing')
+    .option('--qr', 'draw the pix QR code (default: on a terminal)')
+    .option('--no-qr', 'never draw the QR code')
+    .addHelpText('after', examples(
+      'pinvoice invoice create                                   # guided prompts on a terminal',
+      'pinvoice invoice create --file charge.json',
+      'cat charge.json | pinvoice invoice create --file - --json | jq -r .secureId',
+      'pinvoice invoice create --method pix --payer-name "Fulano de Tal" --payer-email f@example.com \\\n      --payer-document 529.982.247-25 --item "Camiseta:1:19,90" --no-input',
+      'pinvoice invoice create --file charge.json --amount 25,00 --dry-run',
+    ))
+    .action(async (flags) => (await import('./cli/invoice.js')).createInvoice(flags));
+}
+
 export function buildProgram(version: string): Command {
   const program = new Command('pinvoice')
     .description('Issue, inspect and test pix, card and boleto charges against the payment invoicing API')
     .version(version, '-V, --version')
     .enablePositionalOptions()
     .addHelpText('after', `\n${EXIT_CODE_HELP}\n`);
+  for (const command of authCommands()) program.addCommand(command);
+  program.addCommand(profileCommand());
+  program.addCommand(invoiceCommand());
   program.addCommand(serveCommand());
   program.addCommand(openapiCommand());
   program.addCommand(completionCommand());

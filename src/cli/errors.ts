@@ -8,6 +8,8 @@ export const EXIT = {
   notFound: 4,
   network: 5,
   inputNeeded: 6,
+  notPaid: 7,
+  watchTimeout: 8,
   cancelled: 130,
 } as const;
 
@@ -21,6 +23,8 @@ export const EXIT_CODE_HELP = `Exit codes:
   4    not found
   5    server or network error (including a port already in use)
   6    input needed but prompts are off (no TTY, or --no-input)
+  7    invoice get --watch: the charge ended without being paid
+  8    invoice get --watch: still pending when --timeout ran out
   130  cancelled (Ctrl-C)`;
 
 export class CliError extends Error {

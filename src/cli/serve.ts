@@ -28,6 +28,11 @@ function fixedToken(flag: string | undefined): string | undefined {
   return token;
 }
 
+/** Started through npx (npm sets npm_command=exec), the command to paste needs npx too. */
+function invocation(): string {
+  return process.env.npm_command === 'exec' ? 'npx pinvoice' : 'pinvoice';
+}
+
 function announceSeed(server: RunningServer, db: string): void {
   if (!server.seeded) return;
   const { token, fantasyName } = server.seeded;
@@ -37,7 +42,7 @@ function announceSeed(server: RunningServer, db: string): void {
     `Created the sandbox company "${fantasyName}" (CNPJ ${cnpj}) in ${where}.\n` +
       `Its access token, shown this once:\n\n  ${token}\n\n` +
       `Store it in a CLI profile with:\n\n` +
-      `  printf '%s' '${token}' | pinvoice login --profile local --base-url ${server.url} --token-stdin\n\n`,
+      `  printf '%s' '${token}' | ${invocation()} login --profile local --base-url ${server.url} --token-stdin\n\n`,
   );
 }
 

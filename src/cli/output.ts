@@ -1,0 +1,27 @@
+// stdout carries data, stderr carries messages; colour follows the TTY, NO_COLOR and --no-color.
+import { createPalette, shouldUseColour } from './render/colour.js';
+
+export interface Output {
+  json: boolean;
+  colour: boolean;
+  palette: ReturnType<typeof createPalette>;
+  stdoutIsTTY: boolean;
+  data(text: string): void;
+  jsonData(value: unknown): void;
+  message(text: string): void;
+}
+
+export function createOutput(flags: { json?: boolean; color?: boolean }, env = process.env): Output {
+  const stdoutIsTTY = process.stdout.isTTY === true;
+  const colour = !flags.json && shouldUseColour({ isTTY: stdoutIsTTY, env, flag: flags.color });
+  const ensureNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+  return {
+    json: flags.json === true,
+    colour,
+    palette: createPalette(colour),
+    stdoutIsTTY,
+    data: (text) => void process.stdout.write(ensureNewline(text)),
+    jsonData: (value) => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    message: (text) => void process.stderr.write(ensureNewline(text)),
+  };
+}

@@ -1,0 +1,43 @@
+// The prompts the guided flows need, as a small interface: tests script it, the CLI adapts
+// @inquirer/prompts to it. The library is imported only when a prompt is about to be shown,
+// so commands that never prompt (and --help) do not pay for loading it.
+import { CliError, EXIT } from '../errors.js';
+
+/** inquirer's contract: `true` accepts the answer, a string is shown to the user as the reason it does not. */
+export type Validate = (value: string) => true | string;
+
+export interface Prompter {
+  input(o: { message: string; default?: string; validate?: Validate }): Promise<string>;
+  select<T extends string>(o: { message: string; choices: { name: string; value: T }[]; default?: T }): Promise<T>;
+  confirm(o: { message: string; default?: boolean }): Promise<boolean>;
+  password(o: { message: string; mask?: string; validate?: Validate }): Promise<string>;
+}
+
+/** The user said no (or pressed Ctrl-C): exit 130, with no stack trace. */
+export class CancelledError extends CliError {
+  override readonly name = 'CancelledError';
+
+  constructor(message = 'cancelled') {
+    super(message, EXIT.cancelled);
+  }
+}
+
+// inquirer rejects with ExitPromptError on Ctrl-C; callers should not need to know that name.
+async function cancellable<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError();
+    throw error;
+  }
+}
+
+export async function inquirerPrompter(): Promise<Prompter> {
+  const inquirer = await import('@inquirer/prompts');
+  return {
+    input: (o) => cancellable(inquirer.input(o)),
+    select: (o) => cancellable(inquirer.select(o)),
+    confirm: (o) => cancellable(inquirer.confirm(o)),
+    password: (o) => cancellable(inquirer.password(o)),
+  };
+}

@@ -1,0 +1,67 @@
+// Colour for terminal output. Everything is built on an explicit Chalk instance so that the caller,
+// not chalk's own detection, decides whether escapes are written.
+import { Chalk } from 'chalk';
+
+type Paint = (text: string) => string;
+
+export interface Palette {
+  bold: Paint;
+  dim: Paint;
+  heading: Paint;
+  ok: Paint;
+  warn: Paint;
+  bad: Paint;
+  info: Paint;
+  /** A charge status, coloured by what it means for the payer: settled, waiting, failed or returned. */
+  status(status: string): string;
+}
+
+const WAITING = new Set(['pending', 'waiting_3ds']);
+const FAILED = new Set(['refused', 'expired', 'canceled', 'chargedback']);
+
+export function createPalette(enabled: boolean): Palette {
+  const chalk = new Chalk({ level: enabled ? 1 : 0 });
+  const ok: Paint = (text) => chalk.green(text);
+  const warn: Paint = (text) => chalk.yellow(text);
+  const bad: Paint = (text) => chalk.red(text);
+  const refunded: Paint = (text) => chalk.magenta(text);
+  return {
+    bold: (text) => chalk.bold(text),
+    dim: (text) => chalk.dim(text),
+    heading: (text) => chalk.bold.cyan(text),
+    ok,
+    warn,
+    bad,
+    info: (text) => chalk.blue(text),
+    status(status) {
+      if (status === 'paid') return ok(status);
+      if (WAITING.has(status)) return warn(status);
+      if (FAILED.has(status)) return bad(status);
+      if (status === 'refunded') return refunded(status);
+      return status;
+    },
+  };
+}
+
+export interface ColourContext {
+  isTTY: boolean | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  /** commander's value for --color / --no-color; false only when --no-color was given */
+  flag?: boolean | undefined;
+}
+
+const isSet = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/**
+ * clig.dev and no-color.org: --no-color always wins; FORCE_COLOR (as chalk reads it) then overrides the
+ * environment checks, so piping to `less -R` can keep colour; otherwise NO_COLOR, TERM=dumb and a
+ * non-terminal stream turn it off.
+ */
+export function shouldUseColour({ isTTY, env, flag }: ColourContext): boolean {
+  if (flag === false) return false;
+  const force = env.FORCE_COLOR;
+  if (isSet(force) && force !== '0' && force !== 'false') return true;
+  if (isSet(env.NO_COLOR)) return false;
+  if (env.TERM === 'dumb') return false;
+  return isTTY === true;
+}

@@ -1,0 +1,62 @@
+// Value formatting shared by every renderer. Pure: same input, same text, whatever the locale or time zone.
+import { formatDocument } from '../../domain/document.js';
+import { formatBRL } from '../../domain/money.js';
+
+export const DASH = '—';
+
+/** 123456 -> "R$ 1.234,56". */
+export function money(cents: number): string {
+  return formatBRL(cents);
+}
+
+/** A signed amount for ledgers: credits get an explicit plus so they read differently from debits. */
+export function signedMoney(cents: number): string {
+  return cents > 0 ? `+${formatBRL(cents)}` : formatBRL(cents);
+}
+
+/** "2026-11-22T15:03:58.123Z" -> "2026-11-22 15:03:58 UTC"; null -> "—"; unparsable text is shown as given. */
+export function dateTime(iso: string | null): string {
+  if (iso === null) return DASH;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** A CPF or CNPJ with its punctuation; anything that is not a valid one is shown unchanged. */
+export function document(number: string): string {
+  return formatDocument(number);
+}
+
+/** 0.99 -> "0,99 %". Rounding to two places first keeps binary tails out: 0.1 + 0.2 prints "0,30 %". */
+export function percent(value: number): string {
+  if (!Number.isFinite(value)) return `${value} %`;
+  return `${value.toFixed(2).replace('.', ',')} %`;
+}
+
+export function orDash(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return DASH;
+  const text = String(value);
+  return text.trim() === '' ? DASH : text;
+}
+
+export function yesNo(value: boolean): string {
+  return value ? 'yes' : 'no';
+}
+
+/**
+ * A boleto's 47-digit typeable line grouped as FEBRABAN prints it, so it can be read out and compared:
+ * "xxxxx.xxxxx xxxxx.xxxxxx xxxxx.xxxxxx x xxxxxxxxxxxxxx". Anything else is returned as given.
+ */
+export function formatDigitableLine(line: string): string {
+  const digits = line.replace(/[\s.]/g, '');
+  const match = /^(\d{5})(\d{5})(\d{5})(\d{6})(\d{5})(\d{6})(\d)(\d{14})$/.exec(digits);
+  if (!match) return line;
+  const [, a, b, c, d, e, f, check, tail] = match;
+  return `${a}.${b} ${c}.${d} ${e}.${f} ${check} ${tail}`;
+}
+
+/** "01310100" -> "01310-100"; other text is returned as given. */
+export function zipCode(zip: string): string {
+  const digits = zip.replace(/\D/g, '');
+  return digits.length === 8 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : zip;
+}

@@ -1,0 +1,61 @@
+// The list sections of a charge: items, refunds, financial movements and the status timeline.
+import type { FinancialMovement, Refund, ResponseItem, TimelineEntry } from '../../api/schemas.js';
+import type { Palette } from './colour.js';
+import { dateTime, money, orDash, signedMoney, yesNo } from './format.js';
+import { gridTable, right, section } from './table.js';
+
+const BALANCE_LABELS: Record<FinancialMovement['balance'], string> = {
+  balance_pix: 'pix',
+  balance_card: 'card',
+  balance_bank_slip: 'boleto',
+};
+
+/** Items always get a section, so "no items" is said rather than left to be guessed from a gap. */
+export function renderItems(items: readonly ResponseItem[], palette: Palette): string {
+  if (items.length === 0) return section('Items', palette.dim('no items'), palette);
+  const rows = items.map((item) => [
+    item.title,
+    right(String(item.quantity)),
+    right(money(item.unitPrice)),
+    right(money(item.unitPrice * item.quantity)),
+    yesNo(item.tangible),
+  ]);
+  const quantity = items.reduce((sum, item) => sum + item.quantity, 0);
+  const total = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
+  rows.push([palette.bold('total'), right(String(quantity)), '', right(palette.bold(money(total))), '']);
+  const head = ['title', 'quantity', 'unit price', 'line total', 'tangible'];
+  return section('Items', gridTable(head, rows, palette), palette);
+}
+
+export function renderRefunds(refunds: readonly Refund[], palette: Palette): string | null {
+  if (refunds.length === 0) return null;
+  const rows = refunds.map((refund) => [
+    String(refund.id),
+    right(money(refund.amount)),
+    orDash(refund.reason),
+    dateTime(refund.createdAt),
+  ]);
+  return section('Refunds', gridTable(['id', 'amount', 'reason', 'at'], rows, palette), palette);
+}
+
+export function renderMovements(movements: readonly FinancialMovement[], palette: Palette): string | null {
+  if (movements.length === 0) return null;
+  const rows = movements.map((movement) => {
+    const amount = signedMoney(movement.amount);
+    return [
+      movement.type.replace('_', ' '),
+      BALANCE_LABELS[movement.balance],
+      right(movement.amount < 0 ? palette.bad(amount) : palette.ok(amount)),
+      orDash(movement.description),
+      dateTime(movement.createdAt),
+    ];
+  });
+  const head = ['type', 'balance', 'amount', 'description', 'at'];
+  return section('Financial movements', gridTable(head, rows, palette), palette);
+}
+
+export function renderTimeline(timeline: readonly TimelineEntry[], palette: Palette): string | null {
+  if (timeline.length === 0) return null;
+  const rows = timeline.map((entry) => [dateTime(entry.at), palette.status(entry.status), orDash(entry.note)]);
+  return section('Timeline', gridTable(['at', 'status', 'note'], rows, palette), palette);
+}

@@ -1,0 +1,86 @@
+// The support view of one charge: titled sections a person reads top to bottom.
+import type { Customer, Transaction } from '../../api/schemas.js';
+import type { Palette } from './colour.js';
+import { DASH, dateTime, document, money, orDash, percent, zipCode } from './format.js';
+import { keyValueTable, section, type Row } from './table.js';
+import { renderItems, renderMovements, renderRefunds, renderTimeline } from './transaction-lists.js';
+import { renderPayment } from './transaction-payment.js';
+
+export interface TransactionRenderOptions {
+  palette: Palette;
+  /** a QR block (from renderQr) drawn above the pix code; the caller leaves it out when it would not fit */
+  qr?: string | undefined;
+}
+
+export const METHOD_LABELS: Record<Transaction['paymentMethod'], string> = {
+  pix: 'pix',
+  credit_card: 'credit card',
+  boleto: 'boleto',
+};
+
+function summaryRows(tx: Transaction, palette: Palette): Row[] {
+  const expiresAt = tx.pix?.expiresAt ?? tx.boleto?.expiresAt ?? null;
+  const rows: Row[] = [
+    ['id', String(tx.id)],
+    ['secure id', tx.secureId],
+    ['status', palette.status(tx.status)],
+    ['method', METHOD_LABELS[tx.paymentMethod]],
+    ['amount', money(tx.amount)],
+    ['paid', tx.paidAt === null ? DASH : money(tx.amount)],
+    ['refunded', money(tx.refundedAmount)],
+  ];
+  if (tx.refundedAmount > 0) rows.push(['after refunds', money(tx.amount - tx.refundedAmount)]);
+  rows.push(['created', dateTime(tx.createdAt)], ['paid at', dateTime(tx.paidAt)], ['updated', dateTime(tx.updatedAt)]);
+  if (expiresAt !== null) rows.push(['expires', dateTime(expiresAt)]);
+  if (tx.refusedReason !== null && tx.refusedReason !== '') rows.push(['refused reason', palette.bad(tx.refusedReason)]);
+  if (tx.externalRef !== null && tx.externalRef !== '') rows.push(['external ref', tx.externalRef]);
+  if (tx.postbackUrl !== '') rows.push(['postback URL', tx.postbackUrl]);
+  return rows;
+}
+
+/** "Avenida Paulista, 1000, apto 42 - Bela Vista - São Paulo/SP - CEP 01310-100", or null when nothing is known. */
+export function addressLine(address: Customer['address']): string | null {
+  const street = [address.street, address.streetNumber, address.complement ?? ''].filter((part) => part !== '').join(', ');
+  const place = [address.city, address.state].filter((part) => part !== '').join('/');
+  const zip = address.zipCode === '' ? '' : `CEP ${zipCode(address.zipCode)}`;
+  const parts = [street, address.neighborhood, place, zip].filter((part) => part !== '');
+  return parts.length === 0 ? null : parts.join(' - ');
+}
+
+function payerRows(customer: Customer): Row[] {
+  const { number, type } = customer.document;
+  const rows: Row[] = [
+    ['name', orDash(customer.name)],
+    ['document', `${type.toUpperCase()} ${document(number)}`],
+    ['e-mail', orDash(customer.email)],
+    ['phone', orDash(customer.phone)],
+  ];
+  const address = addressLine(customer.address);
+  if (address !== null) rows.push(['address', address]);
+  return rows;
+}
+
+function feeRows(tx: Transaction): Row[] {
+  const { fee } = tx;
+  return [
+    ['amount', money(tx.amount)],
+    ['fee', `${percent(fee.spreadPercentage)} + ${money(fee.fixedAmount)}`],
+    ['estimated fee', money(fee.estimatedFee)],
+    ['net amount', money(fee.netAmount)],
+  ];
+}
+
+export function renderTransaction(tx: Transaction, options: TransactionRenderOptions): string {
+  const { palette } = options;
+  const sections = [
+    section('Summary', keyValueTable(summaryRows(tx, palette), palette), palette),
+    section('Payer', keyValueTable(payerRows(tx.customer), palette), palette),
+    renderItems(tx.items, palette),
+    section('Fee', keyValueTable(feeRows(tx), palette), palette),
+    renderPayment(tx, options.qr, palette),
+    renderRefunds(tx.refunds, palette),
+    renderMovements(tx.financial_movements, palette),
+    renderTimeline(tx.timeline, palette),
+  ];
+  return sections.filter((text): text is string => text !== null).join('\n\n');
+}

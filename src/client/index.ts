@@ -1,0 +1,98 @@
+// createClient: the API's operations over HTTP, every answer parsed with the shared schemas.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { fillPath, operation } from '../api/operations.js';
+import { Enterprise, ErrorBody, GatewayCreateResponse, Transaction, type CreateInvoiceRequest } from '../api/schemas.js';
+import { jsonPath } from '../api/validate.js';
+import { ApiRequestError, UnexpectedResponseError } from './errors.js';
+import { createHttp, type HttpOptions, type HttpRequest } from './http.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  token?: string;
+  timeoutMs?: number;
+  retries?: number;
+  debug?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  version?: string;
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UnexpectedResponseError(`unexpected response to ${what}: the body is not JSON (${text.slice(0, 80) || 'empty'})`);
+  }
+}
+
+/** Parses with the schema; extra fields are tolerated (zod strips them), missing or wrong ones are named. */
+function fit<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue ? jsonPath(issue.path) || '(body)' : '(body)';
+  const message = issue?.message.replace(/^Invalid input: /, '') ?? 'does not fit';
+  throw new UnexpectedResponseError(`unexpected response to ${what}: field ${field}: ${message}`);
+}
+
+function toApiError(status: number, text: string): ApiRequestError {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const parsed = ErrorBody.partial().loose().safeParse(body);
+  const loose = (body ?? {}) as { message?: unknown; error?: unknown };
+  const message = typeof loose.message === 'string' ? loose.message : typeof loose.error === 'string' ? loose.error : `HTTP ${status}`;
+  const code = typeof loose.error === 'string' ? loose.error : `http_${status}`;
+  return new ApiRequestError(status, code, message, parsed.success ? (parsed.data.details ?? []) : []);
+}
+
+export function createClient(options: ClientOptions) {
+  const httpOptions: HttpOptions = {
+    baseUrl: options.baseUrl,
+    token: options.token,
+    timeoutMs: options.timeoutMs ?? 15_000,
+    retries: options.retries ?? 2,
+    debug: options.debug,
+    sleep: options.sleep,
+    userAgent: `pinvoice/${options.version ?? 'dev'}`,
+  };
+  const send = createHttp(httpOptions);
+
+  async function fetchJson(request: HttpRequest, what: string): Promise<unknown> {
+    const { status, text } = await send(request);
+    if (status < 200 || status > 299) throw toApiError(status, text);
+    return parseJson(text, what);
+  }
+
+  async function call<S extends z.ZodType>(request: HttpRequest, schema: S, what: string): Promise<z.infer<S>> {
+    return fit(schema, await fetchJson(request, what), what);
+  }
+
+  async function getInvoice(id: string | number) {
+    const op = operation('getTransaction');
+    return call({ method: 'GET', path: fillPath(op.path, { id }), retrySafe: true }, Transaction, op.name);
+  }
+
+  return {
+    getInvoice,
+    async company() {
+      const op = operation('companyInfos');
+      return call({ method: 'GET', path: op.path, retrySafe: true }, Enterprise, op.name);
+    },
+    /** Always sends an Idempotency-Key (a new UUID unless given), which makes retries safe. */
+    async createInvoice(body: CreateInvoiceRequest, idempotencyKey: string = randomUUID()) {
+      const op = operation('createInvoice');
+      const request: HttpRequest = { method: 'POST', path: op.path, body, headers: { 'Idempotency-Key': idempotencyKey }, retrySafe: true };
+      const answer = await fetchJson(request, op.name);
+      // The production gateway answers {data:{invoice_id, qr_code_pix}}: fetch the record it names.
+      const gateway = GatewayCreateResponse.safeParse(answer);
+      if (gateway.success && !(answer as { id?: unknown }).id) return getInvoice(gateway.data.data.invoice_id);
+      return fit(Transaction, answer, op.name);
+    },
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;

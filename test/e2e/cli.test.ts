@@ -1,0 +1,275 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, run, serve, tempHome, type ServeProcess } from '../support/cli.js';
+import { validPix } from '../support/server.js';
+import { spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+
+const TOKEN = 'pinv_test_e2e_cli_token_0123456789';
+let server: ServeProcess;
+let home: Record<string, string>;
+let env: Record<string, string>;
+const work = mkdtempSync(join(tmpdir(), 'pinvoice-cli-'));
+const db = join(work, 'cli.db');
+
+beforeAll(async () => {
+  server = await serve(['--port', '0', '--db', db, '--token', TOKEN], tempHome());
+  home = tempHome();
+  env = { ...home, PINVOICE_CONFIG_DIR: join(home.HOME ?? '', 'pinvoice-config') };
+  const login = await run(['login', '--profile', 'local', '--base-url', server.url, '--token-stdin'], { env, input: `${TOKEN}\n` });
+  expect(login.code, login.stderr).toBe(0);
+});
+afterAll(() => server.stop());
+
+const cli = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
+  run(args, { env: { ...env, ...options.env }, input: options.input });
+const json = (text: string) => JSON.parse(text);
+const charge = join(work, 'charge.json');
+writeFileSync(charge, JSON.stringify(validPix()));
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+
+describe('login and profiles', () => {
+  it('stores the profile in a file only its owner can read, and profile list masks the token', async () => {
+    const path = join(env.PINVOICE_CONFIG_DIR ?? '', 'config.json');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(env.PINVOICE_CONFIG_DIR ?? '').mode & 0o777).toBe(0o700);
+    const list = await cli(['profile', 'list']);
+    expect(list.stdout).toContain('local');
+    expect(list.stdout).toContain(server.url);
+    expect(list.stdout).not.toContain(TOKEN);
+    const listed = json((await cli(['profile', 'list', '--json'])).stdout);
+    expect(listed).toEqual([{ name: 'local', current: true, baseUrl: server.url, token: expect.stringMatching(/^pinv_tes….{4}$/) }]);
+  });
+
+  it('takes the token from a file too, and rejects a wrong token with exit 3', async () => {
+    const file = join(work, 'token.txt');
+    writeFileSync(file, `${TOKEN}\n`);
+    expect((await cli(['login', '--profile', 'fromfile', '--base-url', server.url, '--token-file', file])).code).toBe(0);
+    const wrong = await cli(['login', '--profile', 'bad', '--base-url', server.url, '--token-stdin'], { input: 'pinv_test_wrong_token_value' });
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toMatch(/rejected this token/);
+    expect(json((await cli(['profile', 'list', '--json'])).stdout).map((p: any) => p.name)).not.toContain('bad');
+    expect((await cli(['profile', 'use', 'local'])).code).toBe(0);
+  });
+
+  it('never prompts without a TTY: login without --token-stdin/--token-file exits 6', async () => {
+    const result = await cli(['login', '--profile', 'x', '--base-url', server.url]);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/--token-stdin or --token-file/);
+  });
+
+  it('has no --token flag: a secret never goes on the command line', async () => {
+    const result = await cli(['login', '--token', TOKEN]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown option '--token'/);
+  });
+
+  it('logout removes the profile; commands then exit 3 naming the fix', async () => {
+    const file = join(work, 'token2.txt');
+    writeFileSync(file, TOKEN);
+    await cli(['login', '--profile', 'temp', '--base-url', server.url, '--token-file', file]);
+    expect((await cli(['logout', '--profile', 'temp'])).code).toBe(0);
+    const after = await cli(['whoami', '--profile', 'temp']);
+    expect(after.code).toBe(3);
+    expect(after.stderr).toMatch(/pinvoice login --profile temp/);
+    expect((await cli(['profile', 'use', 'temp'])).code).toBe(4);
+    await cli(['profile', 'use', 'local']);
+  });
+
+  it('whoami shows the company and balances; --json is the Company Infos record', async () => {
+    const table = await cli(['whoami']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/Pinvoice Sandbox/);
+    expect(table.stdout).toMatch(/R\$ 0,00/);
+    const record = json((await cli(['company', '--json'])).stdout);
+    const direct = await (await fetch(`${server.url}/api/v2/company`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+    expect(record).toEqual(direct);
+  });
+
+  it('flag > environment > file: PINVOICE_TOKEN, PINVOICE_BASE_URL, PINVOICE_PROFILE, --base-url', async () => {
+    const badUrl = `http://127.0.0.1:${await closedPort()}`;
+    expect((await cli(['whoami'], { env: { PINVOICE_TOKEN: 'pinv_test_wrong_token_value' } })).code).toBe(3);
+    expect((await cli(['whoami'], { env: { PINVOICE_BASE_URL: badUrl } })).code).toBe(5);
+    expect((await cli(['whoami', '--base-url', server.url], { env: { PINVOICE_BASE_URL: badUrl } })).code).toBe(0);
+    expect((await cli(['whoami'], { env: { PINVOICE_PROFILE: 'nosuch' } })).code).toBe(3);
+    expect((await cli(['whoami', '--profile', 'local'], { env: { PINVOICE_PROFILE: 'nosuch' } })).code).toBe(0);
+    const noConfig = { PINVOICE_CONFIG_DIR: join(work, 'empty-config'), PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url };
+    expect((await cli(['whoami', '--json'], { env: noConfig })).code).toBe(0);
+  });
+});
+
+describe('invoice create', () => {
+  it('from a file: prints the record as tables; --json prints the record', async () => {
+    const table = await cli(['invoice', 'create', '--file', charge]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/pending/);
+    expect(table.stdout).toMatch(/R\$ 19,90/);
+    expect(table.stdout).toMatch(/529\.982\.247-25/);
+    const record = json((await cli(['invoice', 'create', '--file', charge, '--json'])).stdout);
+    expect(record).toMatchObject({ status: 'pending', amount: 1990, paymentMethod: 'pix' });
+  });
+
+  it('from stdin with --file -', async () => {
+    const result = await cli(['invoice', 'create', '--file', '-', '--json'], { input: JSON.stringify(validPix({ total_price_cents: 500, items: [{ name: 'Meia', quantity: 1, unit_price: 500 }] })) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result.stdout).amount).toBe(500);
+  });
+
+  it('from flags alone, and flags override the file', async () => {
+    const args = ['--method', 'pix', '--payer-name', 'Beltrana', '--payer-email', 'b@example.com', '--payer-document', '111.444.777-35', '--item', 'Caneca azul:2:12,50', '--item', 'Café: especial:1:7.40', '--tangible'];
+    const fromFlags = json((await cli(['invoice', 'create', ...args, '--json'])).stdout);
+    expect(fromFlags.amount).toBe(3240);
+    expect(fromFlags.items).toEqual([
+      { title: 'Caneca azul', quantity: 2, unitPrice: 1250, tangible: true, externalRef: null },
+      { title: 'Café: especial', quantity: 1, unitPrice: 740, tangible: true, externalRef: null },
+    ]);
+    const overridden = json((await cli(['invoice', 'create', '--file', charge, '--payer-name', 'Outro Nome', '--item', 'Boné:1:30', '--json'])).stdout);
+    expect(overridden.client.name).toBe('Outro Nome');
+    expect(overridden.amount).toBe(3000);
+  });
+
+  it('--dry-run prints the normalized payload and creates nothing', async () => {
+    const before = json((await cli(['invoice', 'create', '--file', charge, '--json'])).stdout).id;
+    const dry = await cli(['invoice', 'create', '--file', charge, '--amount', '19,90', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(json(dry.stdout)).toMatchObject({ method: 'pix', total_price_cents: 1990 });
+    const after = json((await cli(['invoice', 'create', '--file', charge, '--json'])).stdout).id;
+    expect(after).toBe(before + 1);
+  });
+
+  it('without a TTY it never prompts: missing data exits 6 naming each field and its flag', async () => {
+    const result = await cli(['invoice', 'create', '--method', 'pix', '--payer-name', 'X', '--amount', '10']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/payer\.email {2}\(--payer-email\)/);
+    expect(result.stderr).toMatch(/payer\.cpf_cnpj {2}\(--payer-document\)/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('validates before sending: each problem with its JSON path, exit 2', async () => {
+    const result = await cli(['invoice', 'create', '--file', charge, '--payer-document', '529.982.247-26', '--amount', '20,00']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/payer\.cpf_cnpj: is not a valid CPF or CNPJ/);
+    expect(result.stderr).toMatch(/total_price_cents: must equal the sum/);
+    noStackTrace(result.stderr);
+  });
+
+  it.each([
+    [['--file', '/nonexistent/charge.json'], /--file \/nonexistent\/charge\.json: no such file/],
+    [['--file', '-'], /not valid JSON/],
+    [['--item', 'Camiseta:x:10'], /quantity must be a whole number/],
+    [['--amount', 'dez reais'], /--amount: "dez reais" is not an amount/],
+    [['--method', 'pix', '--item', 'Camiseta'], /must be "name:quantity:unit_price"/],
+  ])('bad input %j is a usage error (exit 2)', async (args, message) => {
+    const result = await cli(['invoice', 'create', ...args], { input: '{not json' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('the same --idempotency-key twice creates one charge', async () => {
+    const a = json((await cli(['invoice', 'create', '--file', charge, '--idempotency-key', 'e2e-key-1', '--json'])).stdout);
+    const b = json((await cli(['invoice', 'create', '--file', charge, '--idempotency-key', 'e2e-key-1', '--json'])).stdout);
+    expect(b.id).toBe(a.id);
+  });
+});
+
+describe('invoice get', () => {
+  let created: any;
+  beforeAll(async () => {
+    created = json((await cli(['invoice', 'create', '--file', charge, '--json'])).stdout);
+  });
+
+  it('--json prints the record exactly as the API returned it', async () => {
+    const result = await cli(['invoice', 'get', String(created.id), '--json']);
+    const direct = await (await fetch(`${server.url}/api/v2/invoices/${created.id}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+    expect(json(result.stdout)).toEqual(direct);
+  });
+
+  it('renders tables a support agent reads at a glance, with the pix code whole', async () => {
+    const result = await cli(['invoice', 'get', created.secureId]);
+    expect(result.code).toBe(0);
+    for (const text of [created.secureId, 'pending', 'R$ 19,90', 'Camiseta', 'Fulano de Tal', '529.982.247-25', 'R$ 0,20', 'R$ 19,70']) {
+      expect(result.stdout).toContain(text);
+    }
+    expect(result.stdout.split('\n')).toContain(created.pix.qrCode);
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('--qr draws the QR even without a TTY; FORCE_COLOR adds colour unless --no-color', async () => {
+    const withQr = await cli(['invoice', 'get', String(created.id), '--qr']);
+    expect(withQr.stdout).toMatch(/[▀▄█]/);
+    expect((await cli(['invoice', 'get', String(created.id)], { env: { FORCE_COLOR: '1' } })).stdout).toContain('\u001b[');
+    expect((await cli(['invoice', 'get', String(created.id), '--no-color'], { env: { FORCE_COLOR: '1' } })).stdout).not.toContain('\u001b[');
+  });
+
+  it('exit codes: unknown id 4, server down 5, not logged in 3', async () => {
+    const unknown = await cli(['invoice', 'get', '999999']);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toMatch(/not_found/);
+    const port = await closedPort();
+    const down = await cli(['invoice', 'get', '1', '--base-url', `http://127.0.0.1:${port}`]);
+    expect(down.code).toBe(5);
+    expect(down.stderr).toContain(`cannot connect to http://127.0.0.1:${port} (connection refused; is the server running?)`);
+    const anonymous = await run(['invoice', 'get', '1'], { env: { ...tempHome(), PINVOICE_CONFIG_DIR: join(work, 'nobody') } });
+    expect(anonymous.code).toBe(3);
+    for (const r of [unknown, down, anonymous]) noStackTrace(r.stderr);
+  });
+
+  it('--debug prints each exchange to stderr with the token masked', async () => {
+    const result = await cli(['invoice', 'get', String(created.id), '--debug', '--json']);
+    expect(result.stderr).toMatch(/> GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/invoices\/\d+/);
+    expect(result.stderr).toMatch(/Authorization: Bearer pinv_tes….{4}/);
+    expect(result.stderr).toMatch(/< 200 OK/);
+    expect(result.stderr).not.toContain(TOKEN);
+    expect(json(result.stdout).id).toBe(created.id);
+  });
+
+  it('--watch exits 8 when still pending at --timeout', async () => {
+    const result = await cli(['invoice', 'get', String(created.id), '--watch', '--timeout', '1', '--interval', '1']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toMatch(/still pending after 1 s/);
+  });
+
+  it('--watch exits 0 once the charge is paid, 7 when it ends unpaid', async () => {
+    // The payment arrives by another writer of the same database file (the sandbox commands come later).
+    const Database = (await import('better-sqlite3')).default;
+    const other = json((await cli(['invoice', 'create', '--file', charge, '--json'])).stdout);
+    const watchPaid = cli(['invoice', 'get', String(other.id), '--watch', '--timeout', '20', '--interval', '1', '--json']);
+    const watchCanceled = cli(['invoice', 'get', String(created.id), '--watch', '--timeout', '20', '--interval', '1']);
+    await new Promise((r) => setTimeout(r, 1500));
+    const handle = new Database(db);
+    handle.prepare("UPDATE invoices SET status = 'paid', paid_at = ? WHERE id = ?").run(new Date().toISOString(), other.id);
+    handle.prepare("UPDATE invoices SET status = 'canceled' WHERE id = ?").run(created.id);
+    handle.close();
+    const paid = await watchPaid;
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(json(paid.stdout).status).toBe('paid');
+    const canceled = await watchCanceled;
+    expect(canceled.code).toBe(7);
+    expect(canceled.stderr).toMatch(/ended canceled/);
+  });
+});
+
+describe('startup', () => {
+  it('--help and --version load none of conf, zod, inquirer, ofetch', () => {
+    for (const args of [['--help'], ['--version'], ['invoice', 'create', '--help']]) {
+      const trace = join(work, `trace-${args.join('')}.txt`);
+      writeFileSync(trace, '');
+      const hook = new URL('../support/trace-imports.mjs', import.meta.url).pathname;
+      const result = spawnSync(process.execPath, ['--import', hook, BIN, ...args], { env: { ...process.env, PINVOICE_TRACE_FILE: trace }, encoding: 'utf8' });
+      expect(result.status).toBe(0);
+      const loaded = readFileSync(trace, 'utf8');
+      expect(loaded).toContain('commander');
+      expect(loaded).not.toMatch(/^(conf|zod|@inquirer\/prompts|ofetch|fastify|better-sqlite3|cli-table3|chalk)$/m);
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePixCode } from '../../src/domain/pix.js';
+import { BIN, serve, tempHome, type ServeProcess } from '../support/cli.js';
+
+const TOKEN = 'pinv_test_interactive_token_0123';
+const DRIVER = new URL('../support/pty-drive.py', import.meta.url).pathname;
+let server: ServeProcess;
+beforeAll(async () => {
+  server = await serve(['--port', '0', '--db', ':memory:', '--token', TOKEN], tempHome());
+});
+afterAll(() => server.stop());
+
+function drive(args: string[], steps: [string, string][]) {
+  const home = tempHome();
+  const env = { PATH: process.env.PATH ?? '', HOME: home.HOME ?? '', TERM: 'xterm', NO_COLOR: '1', PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url, PINVOICE_CONFIG_DIR: join(home.HOME ?? '', 'cfg') };
+  const result = spawnSync('python3', [DRIVER], { input: JSON.stringify({ argv: [process.execPath, BIN, ...args], env, steps, timeout: 15 }), encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`pty driver failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as { code: number; failure: string | null; transcript: string };
+}
+
+describe('invoice create through a pseudo-terminal', () => {
+  it('guides a merchant through a pix charge with inline validation, then draws the QR', () => {
+    const run = drive(['invoice', 'create'], [
+      ['Payment method', '\r'],
+      ['Payer name', 'Fulano de Tal\r'],
+      ['Payer e-mail', 'fulano@example.com\r'],
+      ['Payer CPF or CNPJ', '529.982.247-26\r'],
+      ['check digit|not a valid', '\x7f\x7f25\r'],
+      ['Item 1 name', 'Camiseta\r'],
+      ['Item 1 quantity', '2\r'],
+      ['Item 1 unit price', '9,95\r'],
+      ['Add another item', 'n\r'],
+      ['Create this charge', 'y\r'],
+    ]);
+    expect(run.failure).toBeNull();
+    expect(run.code).toBe(0);
+    expect(run.transcript).toMatch(/R\$ 19,90/);
+    const code = /^(000201.+)$/m.exec(run.transcript)?.[1];
+    expect(code).toBeDefined();
+    expect(parsePixCode(code ?? '').amountCents).toBe(1990);
+    expect(run.transcript).toMatch(/[▀▄█]{10}/);
+    expect(run.transcript).toMatch(/INV-\d+-\d+-\d+/);
+  });
+
+  it('Ctrl-C at a prompt cancels with exit code 130 and no stack trace', () => {
+    const run = drive(['invoice', 'create'], [['Payment method', '\r'], ['Payer name', '\x03']]);
+    expect(run.code).toBe(130);
+    expect(run.transcript).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+  });
+
+  it('answering no at the confirmation creates nothing (exit 130)', () => {
+    const run = drive(['invoice', 'create', '--method', 'pix', '--payer-name', 'A B', '--payer-email', 'a@b.co', '--payer-document', '52998224725'], [
+      ['Item 1 name', 'Meia\r'],
+      ['Item 1 quantity', '\r'],
+      ['Item 1 unit price', '5\r'],
+      ['Add another item', 'n\r'],
+      ['Create this charge', 'n\r'],
+    ]);
+    expect(run.code).toBe(130);
+    expect(run.transcript).toMatch(/not created/);
+  });
+
+  it('login asks for the token with a hidden prompt', () => {
+    const run = drive(['login', '--profile', 'tty', '--base-url', server.url], [['Access token', `${TOKEN}\r`]]);
+    expect(run.code).toBe(0);
+    expect(run.transcript).not.toContain(TOKEN);
+    expect(run.transcript).toMatch(/Logged in to/);
+  });
+});

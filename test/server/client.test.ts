@@ -1,0 +1,161 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { ApiRequestError, NetworkError, UnexpectedResponseError } from '../../src/client/errors.js';
+import { backoffMs, retryAfterMs } from '../../src/client/http.js';
+import { startTestServer, validPix, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const noSleep = async () => undefined;
+
+/** A stand-in for a third-party gateway: answers from a script, then proxies to the real server. */
+async function scripted(handler: (req: IncomingMessage, res: ServerResponse, n: number) => boolean) {
+  let n = 0;
+  const seen: { method?: string; url?: string; key?: string | string[] }[] = [];
+  const proxy = createServer(async (req, res) => {
+    seen.push({ method: req.method, url: req.url, key: req.headers['idempotency-key'] });
+    if (handler(req, res, n++)) return;
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = chunks.length ? Buffer.concat(chunks) : undefined;
+    const answer = await fetch(`${server.url}${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body });
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise((resolve) => proxy.close(resolve)) };
+}
+
+describe('createClient against the real server', () => {
+  const client = () => createClient({ baseUrl: server.url, token: server.token, sleep: noSleep });
+
+  it('creates and reads invoices and the company, parsed with the shared schemas', async () => {
+    const created = await client().createInvoice(validPix() as any);
+    expect((await client().getInvoice(created.secureId)).id).toBe(created.id);
+    expect((await client().company()).id).toBe(created.companyId);
+  });
+
+  it('turns error answers into typed errors carrying status, code and details', async () => {
+    await expect(client().getInvoice(424242)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    const bad = await client().createInvoice({ ...validPix(), total_price_cents: 1 } as any).catch((e) => e);
+    expect(bad).toBeInstanceOf(ApiRequestError);
+    expect(bad.details[0].path).toBe('total_price_cents');
+    const anonymous = createClient({ baseUrl: server.url, token: 'nope-nope-nope', sleep: noSleep });
+    await expect(anonymous.company()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+});
+
+describe('retries', () => {
+  it('retries 503 and 429 (honouring Retry-After) on GET, then succeeds', async () => {
+    const waits: number[] = [];
+    const flaky = await scripted((_req, res, n) => {
+      if (n === 0) res.writeHead(503).end('{}');
+      else if (n === 1) res.writeHead(429, { 'retry-after': '2' }).end('{}');
+      return n < 2;
+    });
+    try {
+      const client = createClient({ baseUrl: flaky.url, token: server.token, sleep: async (ms) => void waits.push(ms) });
+      expect((await client.company()).id).toBeGreaterThan(0);
+      expect(flaky.seen).toHaveLength(3);
+      expect(waits[1]).toBe(2000);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('retries a create with the same Idempotency-Key, so a retry cannot duplicate the charge', async () => {
+    const flaky = await scripted((_req, res, n) => (n === 0 ? (res.writeHead(502).end('{}'), true) : false));
+    try {
+      const client = createClient({ baseUrl: flaky.url, token: server.token, sleep: noSleep });
+      await client.createInvoice(validPix() as any);
+      expect(flaky.seen.map((s) => s.method)).toEqual(['POST', 'POST']);
+      expect(flaky.seen[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
+      expect(flaky.seen[1]?.key).toBe(flaky.seen[0]?.key);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('does not retry 500 or 4xx, and gives up after the retries', async () => {
+    const always = await scripted((_req, res) => (res.writeHead(503).end('{"error":"internal","message":"down"}'), true));
+    try {
+      const client = createClient({ baseUrl: always.url, token: server.token, sleep: noSleep, retries: 2 });
+      await expect(client.company()).rejects.toMatchObject({ status: 503 });
+      expect(always.seen).toHaveLength(3);
+    } finally {
+      await always.close();
+    }
+    const broken = await scripted((_req, res) => (res.writeHead(500).end('{"error":"internal","message":"boom"}'), true));
+    try {
+      await expect(createClient({ baseUrl: broken.url, sleep: noSleep }).company()).rejects.toMatchObject({ status: 500, message: 'boom' });
+      expect(broken.seen).toHaveLength(1);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('times out a server that does not answer, as a NetworkError', async () => {
+    const hang = await scripted(() => true);
+    try {
+      const client = createClient({ baseUrl: hang.url, timeoutMs: 200, retries: 0, sleep: noSleep });
+      const error = await client.company().catch((e) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.message).toMatch(/no answer from http:\/\/127\.0\.0\.1:\d+ within 0\.2 s/);
+    } finally {
+      await hang.close();
+    }
+  });
+
+  it('Retry-After and backoff stay bounded', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs('3600')).toBe(10_000);
+    expect(retryAfterMs(new Date(Date.now() + 1500).toUTCString(), Date.now())).toBeLessThanOrEqual(1500);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(backoffMs(0, 0)).toBe(125);
+    expect(backoffMs(20, 1)).toBe(10_000);
+  });
+});
+
+describe('answers that do not fit', () => {
+  it('names the field of an unexpected response, and tolerates extra fields', async () => {
+    const odd = await scripted((req, res) => {
+      if (req.url === '/api/v2/company') return res.writeHead(200).end(JSON.stringify({ id: 'one' })), true;
+      return false;
+    });
+    try {
+      const error = await createClient({ baseUrl: odd.url, sleep: noSleep }).company().catch((e) => e);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(error.message).toBe("unexpected response to Company Infos: field id: expected number, received string");
+    } finally {
+      await odd.close();
+    }
+  });
+
+  it('accepts the production gateway create answer {data:{invoice_id, qr_code_pix}} and fetches the record', async () => {
+    let secureId = '';
+    const gateway = await scripted((req, res) => {
+      if (req.method !== 'POST') return false;
+      void (async () => {
+        const created: any = await (await fetch(`${server.url}/api/v2/invoices`, {
+          method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: JSON.stringify(validPix()),
+        })).json();
+        secureId = created.secureId;
+        res.writeHead(200).end(JSON.stringify({ data: { invoice_id: created.secureId, qr_code_pix: created.pix.qrCode }, extra: true }));
+      })();
+      return true;
+    });
+    try {
+      const record = await createClient({ baseUrl: gateway.url, token: server.token, sleep: noSleep }).createInvoice(validPix() as any);
+      expect(record.secureId).toBe(secureId);
+      expect(gateway.seen.map((s) => s.method)).toEqual(['POST', 'GET']);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
