@@ -4,11 +4,11 @@ _pinvoice() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="" words="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "$cmdpath ${COMP_WORDS[i]}" in
-      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" serve"|" serve company"|" serve company add"|" serve company list"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
+      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" serve"|" serve company"|" serve company add"|" serve company list"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
     esac
   done
   case "$cmdpath" in
-    "") words="login logout whoami company profile invoice serve openapi completion --version -V --help -h" ;;
+    "") words="login logout whoami company profile invoice sandbox serve openapi completion --version -V --help -h" ;;
     " login") words="--profile --base-url --debug --no-color --json --token-stdin --token-file --no-input --help -h" ;;
     " logout") words="--profile --base-url --debug --no-color --help -h" ;;
     " whoami") words="--profile --base-url --debug --no-color --json --help -h" ;;
@@ -16,10 +16,18 @@ _pinvoice() {
     " profile") words="list use --help -h" ;;
     " profile list") words="--json --no-color --help -h" ;;
     " profile use") words="--help -h" ;;
-    " invoice") words="get create --help -h" ;;
+    " invoice") words="get create refund 3ds open --help -h" ;;
     " invoice get") words="--profile --base-url --debug --no-color --json --qr --no-qr --watch --timeout --interval --help -h" ;;
     " invoice create") words="--profile --base-url --debug --no-color --json --file --method --amount --item --payer-name --payer-email --payer-document --payer-phone --payer-zip --payer-address --payer-number --payer-complement --payer-city --payer-state --tangible --postback-url --ip --card-token --installments --idempotency-key --dry-run --no-input --qr --no-qr --help -h" ;;
-    " serve") words="company --host --port --db --token --pix-expiry --help -h" ;;
+    " invoice refund") words="--profile --base-url --debug --no-color --json --amount --reason --idempotency-key --help -h" ;;
+    " invoice 3ds") words="--profile --base-url --debug --no-color --json --cavv --xid --eci --version --referenceid --file --sample --help -h" ;;
+    " invoice open") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " sandbox") words="pay expire cancel chargeback --help -h" ;;
+    " sandbox pay") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " sandbox expire") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " sandbox cancel") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " sandbox chargeback") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " serve") words="company --host --port --db --token --pix-expiry --boleto-due-days --help -h" ;;
     " serve company") words="add list --help -h" ;;
     " serve company add") words="--db --name --corporate-reason --cnpj --json --help -h" ;;
     " serve company list") words="--db --json --help -h" ;;

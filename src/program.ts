@@ -15,6 +15,11 @@ function positiveSeconds(value: string): number {
   return n;
 }
 
+function days(value: string): number {
+  if (!/^\d{1,3}$/.test(value)) throw new InvalidArgumentError('must be a whole number of days from 0 to 999');
+  return Number(value);
+}
+
 const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
 function serveCommand(): Command {
@@ -27,6 +32,7 @@ function serveCommand(): Command {
     .option('--db <path>', 'SQLite database file, or :memory: for a throwaway run (default: $PINVOICE_DB or pinvoice.db in the data directory)')
     .option('--token <value>', "fix the seeded company's access token, for CI (also PINVOICE_SERVE_TOKEN)")
     .addOption(new Option('--pix-expiry <seconds>', 'how long a pix charge can be paid').default(3600).argParser(positiveSeconds))
+    .addOption(new Option('--boleto-due-days <days>', 'days from today to a new boleto’s due date').default(3).argParser(days))
     .addHelpText('after', examples(
       'pinvoice serve',
       'pinvoice serve --port 0 --db :memory: --token "$CI_TOKEN"',
@@ -158,7 +164,53 @@ function invoiceCommand(): Command {
       .action(async (id, flags) => (await import('./cli/invoice.js')).getInvoice(id, flags)),
   );
   invoice.addCommand(createCommand());
+  invoice.addCommand(
+    withConnection(new Command('refund'))
+      .description('refund a paid charge, wholly (default) or in part; answers the record')
+      .argument('<id>', 'integer id or secureId')
+      .option('--amount <reais>', 'amount to refund, typed as 12,50 or 12.50 (default: all that is left)')
+      .option('--reason <text>', 'why, kept with the refund')
+      .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')
+      .addHelpText('after', examples('pinvoice invoice refund 42', 'pinvoice invoice refund 42 --amount 5,00 --reason "item returned"'))
+      .action(async (id, flags) => (await import('./cli/lifecycle.js')).refundInvoice(id, flags)),
+  );
+  invoice.addCommand(
+    withConnection(new Command('3ds'))
+      .description('complete a card charge waiting for 3-D Secure with its authentication values')
+      .argument('<id>', 'integer id or secureId')
+      .option('--cavv <value>', 'cardholder authentication verification value')
+      .option('--xid <value>', 'transaction identifier')
+      .option('--eci <value>', 'electronic commerce indicator (05/02 authenticated, 06/01 attempted, 07/00 failed)')
+      .option('--version <value>', '3-D Secure protocol version, e.g. 2.2.0')
+      .option('--referenceid <value>', 'reference id of the authentication')
+      .option('--file <path>', 'a JSON object with the five values; - reads stdin')
+      .option('--sample', 'use the documented sample values that authenticate (sandbox)')
+      .addHelpText('after', examples('pinvoice invoice 3ds 42 --sample', 'pinvoice invoice 3ds 42 --cavv AAABBEg0VhI0VniQEjRWAAAAAAA= --xid 1f2e… --eci 05 --version 2.2.0 --referenceid 9a8b…'))
+      .action(async (id, flags) => (await import('./cli/lifecycle.js')).complete3ds(id, flags)),
+  );
+  invoice.addCommand(
+    withConnection(new Command('open'))
+      .description("print the URL of the charge's public page (the payer's view, no token needed)")
+      .argument('<id>', 'integer id or secureId')
+      .addHelpText('after', examples('pinvoice invoice open 42', 'curl -s "$(pinvoice invoice open 42)" | jq .status'))
+      .action(async (id, flags) => (await import('./cli/lifecycle.js')).openInvoice(id, flags)),
+  );
   return invoice;
+}
+
+function sandboxCommand(): Command {
+  const sandbox = new Command('sandbox').description('drive a charge through its life on `pinvoice serve` (sandbox only)');
+  const verbs = { pay: 'pay a pending charge (or one waiting for 3-D Secure)', expire: 'expire a pending charge now', cancel: 'cancel a pending charge (or one waiting for 3-D Secure)', chargeback: 'charge back a paid charge' } as const;
+  for (const [action, description] of Object.entries(verbs)) {
+    sandbox.addCommand(
+      withConnection(new Command(action))
+        .description(description)
+        .argument('<id>', 'integer id or secureId')
+        .addHelpText('after', examples(`pinvoice sandbox ${action} 42`))
+        .action(async (id, flags) => (await import('./cli/lifecycle.js')).sandbox(action as 'pay', id, flags)),
+    );
+  }
+  return sandbox;
 }
 
 function createCommand(): Command {
@@ -207,6 +259,7 @@ export function buildProgram(version: string): Command {
   for (const command of authCommands()) program.addCommand(command);
   program.addCommand(profileCommand());
   program.addCommand(invoiceCommand());
+  program.addCommand(sandboxCommand());
   program.addCommand(serveCommand());
   program.addCommand(openapiCommand());
   program.addCommand(completionCommand());

@@ -6,13 +6,13 @@ import * as S from './schemas.js';
 type Json = Record<string, unknown>;
 
 const REQUESTS = { CreateInvoiceRequest: S.CreateInvoiceRequest, RefundRequest: S.RefundRequest, ThreeDSRequest: S.ThreeDSRequest };
-const RESPONSES = { Transaction: S.Transaction, Enterprise: S.Enterprise, ErrorBody: S.ErrorBody, Health: S.Health };
+const RESPONSES = { Transaction: S.Transaction, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health };
 
 const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
   400: ['invalid_json', 'The request is malformed: a body that is not valid JSON (invalid_json), or a broken URL (bad_request).'],
   401: ['unauthorized', 'The bearer token is missing or not accepted.'],
   404: ['not_found', 'No such resource for this company.'],
-  409: ['idempotency_conflict', 'Conflict: the Idempotency-Key was used with another body, or the transition is not allowed (invalid_state).'],
+  409: ['invalid_state', 'Conflict: the status machine forbids this (invalid_state), or the Idempotency-Key was used with another body (idempotency_conflict).'],
   413: ['payload_too_large', 'The body is larger than 1 MiB.'],
   415: ['unsupported_media_type', 'The body is not sent as application/json.'],
   422: ['validation_failed', 'The request breaks the rules; `details` lists every field at fault with its JSON path.'],
@@ -68,6 +68,7 @@ function pathItem(op: Operation): Json {
   return {
     operationId: op.id,
     summary: op.name,
+    ...(op.sandbox && { tags: ['sandbox'] }),
     description: op.summary,
     ...(op.auth === 'none' && { security: [] }),
     parameters: parameters(op),

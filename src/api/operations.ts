@@ -1,7 +1,7 @@
 // The operation table: every operation of the API, once. The server registers its routes from it,
 // the client builds its requests from it, and the OpenAPI document is generated from it.
 import type { z } from 'zod';
-import { CreateInvoiceRequest, Enterprise, Health, Transaction } from './schemas.js';
+import { CreateInvoiceRequest, Enterprise, Health, PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from './schemas.js';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -15,6 +15,8 @@ export interface Operation {
   /** OpenAPI-style path, `{id}` for parameters */
   path: string;
   auth: 'bearer' | 'none';
+  /** only on `pinvoice serve`, for driving charges in tests; not part of the production API */
+  sandbox?: boolean;
   pathParams?: Record<string, string>;
   query?: Record<string, { description: string; required: boolean }>;
   body?: z.ZodType;
@@ -62,6 +64,56 @@ export const OPERATIONS = [
     response: Transaction,
     errors: [401, 404],
   },
+  {
+    id: 'createRefund',
+    name: 'Create Refunded',
+    summary: 'Refunds a paid charge, wholly (no amount: the whole remainder) or in part; answers the record.',
+    method: 'POST',
+    path: '/api/v2/invoices/{id}/refund',
+    auth: 'bearer',
+    pathParams: ID_PARAM,
+    body: RefundRequest,
+    idempotent: true,
+    response: Transaction,
+    errors: [400, 401, 404, 409, 413, 415, 422],
+  },
+  {
+    id: 'activate3ds',
+    name: 'Active 3ds',
+    summary: 'Completes a card charge waiting for 3-D Secure with the authentication values; answers the record.',
+    method: 'POST',
+    path: '/api/v2/invoices/{id}/3ds',
+    auth: 'bearer',
+    pathParams: ID_PARAM,
+    body: ThreeDSRequest,
+    idempotent: true,
+    response: Transaction,
+    errors: [400, 401, 404, 409, 413, 415, 422],
+  },
+  {
+    id: 'publicInvoice',
+    name: 'invoices public',
+    summary: "The payer's view of a charge, by its unguessable token_checkout; no authentication.",
+    method: 'GET',
+    path: '/api/v2/public/invoices/{token_checkout}',
+    auth: 'none',
+    pathParams: { token_checkout: 'the `invoice.token_checkout` of the charge' },
+    response: PublicInvoice,
+    errors: [404],
+  },
+  ...(['pay', 'expire', 'cancel', 'chargeback'] as const).map((action) => ({
+    id: `sandbox_${action}` as const,
+    name: `Sandbox: ${action}`,
+    summary: `pinvoice serve only: ${action === 'pay' ? 'pays' : action === 'expire' ? 'expires' : action === 'cancel' ? 'cancels' : 'charges back'} the charge now, as the outside world would; 409 invalid_state when the status machine forbids it.`,
+    method: 'POST' as const,
+    path: `/api/v2/sandbox/invoices/{id}/${action}`,
+    auth: 'bearer' as const,
+    sandbox: true,
+    pathParams: ID_PARAM,
+    idempotent: true,
+    response: Transaction,
+    errors: [400, 401, 404, 409],
+  })),
   {
     id: 'companyInfos',
     name: 'Company Infos',

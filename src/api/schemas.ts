@@ -265,6 +265,20 @@ export const Transaction = z.object({
   timeline: z.array(TimelineEntry),
 });
 
+/** The payer's view (invoices public area): what a payer needs to pay, nothing more. */
+export const PublicInvoice = z.object({
+  secureId: z.string(),
+  status: Status,
+  method: Method,
+  amount: cents(),
+  paidAt: timestamp().nullable(),
+  expiresAt: timestamp().nullable(),
+  pix: z.object({ qrCode: z.string() }).nullable(),
+  boleto: z.object({ barcode: z.string(), digitableLine: z.string(), dueDate: z.iso.date() }).nullable(),
+  items: z.array(z.object({ title: z.string(), quantity: z.int(), unitPrice: cents() })),
+  company: z.object({ fantasy_name: z.string() }),
+});
+
 /** The production gateway's create answer, which the client also accepts. */
 export const GatewayCreateResponse = z.object({
   data: z.object({ invoice_id: z.string(), qr_code_pix: z.string().optional() }),
@@ -303,6 +317,7 @@ export type RequestItem = z.infer<typeof RequestItem>;
 export type CreateInvoiceRequest = z.infer<typeof CreateInvoiceRequest>;
 export type RefundRequest = z.infer<typeof RefundRequest>;
 export type ThreeDSRequest = z.infer<typeof ThreeDSRequest>;
+export type PublicInvoice = z.infer<typeof PublicInvoice>;
 export type Client = z.infer<typeof Client>;
 export type Customer = z.infer<typeof Customer>;
 export type Enterprise = z.infer<typeof Enterprise>;
@@ -310,6 +325,8 @@ export type Fee = z.infer<typeof Fee>;
 export type Invoice = z.infer<typeof Invoice>;
 export type ResponseItem = z.infer<typeof ResponseItem>;
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
+export type Card = z.infer<typeof Card>;
+export type Boleto = z.infer<typeof Boleto>;
 export type Refund = z.infer<typeof Refund>;
 export type FinancialMovement = z.infer<typeof FinancialMovement>;
 export type Transaction = z.infer<typeof Transaction>;

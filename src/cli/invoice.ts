@@ -11,7 +11,7 @@ export interface ShowFlags extends CommonFlags {
   qr?: boolean;
 }
 
-async function show(out: Output, tx: Transaction, flags: ShowFlags): Promise<void> {
+export async function show(out: Output, tx: Transaction, flags: ShowFlags): Promise<void> {
   if (out.json) return out.jsonData(tx);
   const { renderTransaction } = await import('./render/transaction.js');
   const wantQr = flags.qr ?? (out.stdoutIsTTY && tx.status === 'pending');

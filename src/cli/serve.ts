@@ -15,6 +15,7 @@ export interface ServeFlags {
   db?: string;
   token?: string;
   pixExpiry: number;
+  boletoDueDays: number;
 }
 
 const MIN_TOKEN_LENGTH = 16;
@@ -63,6 +64,7 @@ async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
       token: fixedToken(flags.token),
       version: packageVersion(),
       pixExpirySeconds: flags.pixExpiry,
+      boletoDueDays: flags.boletoDueDays,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);

@@ -2,7 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { fillPath, operation } from '../api/operations.js';
-import { Enterprise, ErrorBody, GatewayCreateResponse, Transaction, type CreateInvoiceRequest } from '../api/schemas.js';
+import {
+  Enterprise, ErrorBody, GatewayCreateResponse, PublicInvoice, Transaction,
+  type CreateInvoiceRequest, type RefundRequest, type ThreeDSRequest,
+} from '../api/schemas.js';
 import { jsonPath } from '../api/validate.js';
 import { ApiRequestError, UnexpectedResponseError } from './errors.js';
 import { createHttp, type HttpOptions, type HttpRequest } from './http.js';
@@ -49,6 +52,8 @@ function toApiError(status: number, text: string): ApiRequestError {
   return new ApiRequestError(status, code, message, parsed.success ? (parsed.data.details ?? []) : []);
 }
 
+export type SandboxAction = 'pay' | 'expire' | 'cancel' | 'chargeback';
+
 export function createClient(options: ClientOptions) {
   const httpOptions: HttpOptions = {
     baseUrl: options.baseUrl,
@@ -76,8 +81,22 @@ export function createClient(options: ClientOptions) {
     return call({ method: 'GET', path: fillPath(op.path, { id }), retrySafe: true }, Transaction, op.name);
   }
 
+  /** POSTs on one charge; each carries an Idempotency-Key, so a retry cannot act twice. */
+  function postOnInvoice(id: 'createRefund' | 'activate3ds' | `sandbox_${SandboxAction}`, invoice: string | number, body: unknown, key: string = randomUUID()) {
+    const op = operation(id);
+    const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { id: invoice }), body, headers: { 'Idempotency-Key': key }, retrySafe: true };
+    return call(request, Transaction, op.name);
+  }
+
   return {
     getInvoice,
+    refund: (invoice: string | number, body: RefundRequest, key?: string) => postOnInvoice('createRefund', invoice, body, key),
+    complete3ds: (invoice: string | number, values: ThreeDSRequest, key?: string) => postOnInvoice('activate3ds', invoice, values, key),
+    sandbox: (invoice: string | number, action: SandboxAction) => postOnInvoice(`sandbox_${action}`, invoice, {}),
+    async publicInvoice(token: string) {
+      const op = operation('publicInvoice');
+      return call({ method: 'GET', path: fillPath(op.path, { token_checkout: token }), retrySafe: true }, PublicInvoice, op.name);
+    },
     async company() {
       const op = operation('companyInfos');
       return call({ method: 'GET', path: op.path, retrySafe: true }, Enterprise, op.name);

@@ -6,6 +6,7 @@ import { authenticate } from './auth.js';
 import { ApiError } from './errors.js';
 import { checkKey, oncePerKey } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
+import { expireDue } from './invoices/lifecycle.js';
 import { HANDLERS } from './routes.js';
 import type { CompanyRow } from './store/companies.js';
 import type { Store } from './store/index.js';
@@ -26,6 +27,9 @@ export interface AppOptions {
   random?: (n: number) => Uint8Array;
   pixExpirySeconds?: number;
   pixLocation?: string;
+  boletoDueDays?: number;
+  /** how often pending charges past their time are expired, in ms; 0 turns the timer off */
+  expiryCheckMs?: number;
   /** where unexpected errors are reported (never to the client) */
   logError?: (error: unknown) => void;
 }
@@ -55,6 +59,23 @@ function frameworkError(error: FastifyError): ApiError | undefined {
   return undefined;
 }
 
+/** Pending charges expire at their time whether or not anyone reads them. */
+function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: number, logError: (error: unknown) => void): void {
+  if (everyMs <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      try {
+        expireDue(ctx);
+      } catch (error) {
+        logError(error);
+      }
+    }, everyMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
 export function createApp(options: AppOptions): FastifyInstance {
   const ctx: ServerContext = {
     store: options.store,
@@ -62,6 +83,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     random: options.random ?? ((n) => randomBytes(n)),
     pixExpirySeconds: options.pixExpirySeconds ?? 3600,
     pixLocation: options.pixLocation ?? 'pix.pinvoice.local/qr/v2',
+    boletoDueDays: options.boletoDueDays ?? 3,
   };
   const logError = options.logError ?? ((error: unknown) => console.error(error));
   const app = Fastify({
@@ -85,6 +107,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     send(reply, new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
+  startExpiryTimer(app, ctx, options.expiryCheckMs ?? 1000, logError);
   for (const op of OPERATIONS) {
     const handler = HANDLERS[op.id];
     app.route({

@@ -1,13 +1,16 @@
 // One handler per operation of the table; each returns the answer, the app sends it.
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { OperationId } from '../api/operations.js';
 import { buildOpenApi } from '../api/openapi.js';
-import { validateCreateRequest } from '../api/validate.js';
-import { notFound, validationFailed } from './errors.js';
+import { RefundRequest, ThreeDSRequest } from '../api/schemas.js';
+import { parseWith, validateCreateRequest } from '../api/validate.js';
+import { validationFailed } from './errors.js';
 import type { Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { createInvoice } from './invoices/create.js';
-import { toEnterprise, toTransaction } from './invoices/record.js';
+import { complete3ds, publicView, refundInvoice, sandboxAction, withInvoice } from './invoices/lifecycle.js';
+import { toEnterprise } from './invoices/record.js';
 import type { CompanyRow } from './store/companies.js';
 
 export interface HandlerInput {
@@ -25,11 +28,22 @@ function requireCompany(company: CompanyRow | undefined): CompanyRow {
 }
 
 function lookup({ ctx, company }: HandlerInput, ref: string): Answer {
-  const owner = requireCompany(company);
-  const row = ctx.store.invoices.find(owner.id, ref.trim());
-  if (!row) throw notFound();
-  return { status: 200, body: toTransaction(ctx.store, owner, row, ctx.clock()) };
+  return { status: 200, body: withInvoice(ctx, requireCompany(company), ref) };
 }
+
+const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+/** A missing body is an empty object: `POST …/refund` alone refunds the whole remainder. */
+function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = parseWith(schema, value ?? {});
+  if (!parsed.ok) throw validationFailed(parsed.details);
+  return parsed.value;
+}
+
+const sandbox = (action: 'pay' | 'expire' | 'cancel' | 'chargeback'): Handler => (input) => ({
+  status: 200,
+  body: sandboxAction(input.ctx, requireCompany(input.company), idParam(input.request), action),
+});
 
 let openApiCache: { version: string; doc: unknown } | undefined;
 
@@ -46,8 +60,23 @@ export const HANDLERS: Record<OperationId, Handler> = {
     return lookup(input, id);
   },
   getTransaction(input) {
-    return lookup(input, (input.request.params as { id: string }).id);
+    return lookup(input, idParam(input.request));
   },
+  createRefund(input) {
+    const request = parseBody(RefundRequest, input.request.body);
+    return { status: 200, body: refundInvoice(input.ctx, requireCompany(input.company), idParam(input.request), request) };
+  },
+  activate3ds(input) {
+    const values = parseBody(ThreeDSRequest, input.request.body);
+    return { status: 200, body: complete3ds(input.ctx, requireCompany(input.company), idParam(input.request), values) };
+  },
+  publicInvoice({ ctx, request }) {
+    return { status: 200, body: publicView(ctx, (request.params as { token_checkout: string }).token_checkout) };
+  },
+  sandbox_pay: sandbox('pay'),
+  sandbox_expire: sandbox('expire'),
+  sandbox_cancel: sandbox('cancel'),
+  sandbox_chargeback: sandbox('chargeback'),
   companyInfos({ ctx, company }) {
     return { status: 200, body: toEnterprise(ctx.store, requireCompany(company), ctx.clock()) };
   },

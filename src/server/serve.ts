@@ -12,6 +12,7 @@ export interface ServeOptions {
   token?: string;
   version: string;
   pixExpirySeconds?: number;
+  boletoDueDays?: number;
 }
 
 export interface RunningServer {
@@ -45,7 +46,7 @@ function listenMessage(error: NodeJS.ErrnoException, host: string, port: number)
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = openStore(options.db);
   const seeded = seed(store, options.token);
-  const app = createApp({ store, version: options.version, pixExpirySeconds: options.pixExpirySeconds });
+  const app = createApp({ store, version: options.version, pixExpirySeconds: options.pixExpirySeconds, boletoDueDays: options.boletoDueDays });
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {

@@ -11,4 +11,6 @@ export interface ServerContext {
   pixExpirySeconds: number;
   /** host and path (no scheme) of the pix payload location written into dynamic BR Codes */
   pixLocation: string;
+  /** days from today (São Paulo) to a new bank slip's due date */
+  boletoDueDays: number;
 }

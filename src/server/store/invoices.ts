@@ -68,7 +68,32 @@ export function createInvoiceRepo(db: Db) {
     'SELECT id, type, amount, balance, description, created_at FROM financial_movements WHERE invoice_id = ? ORDER BY id',
   );
 
+  const updateStatus = db.prepare(`
+    UPDATE invoices SET status = @status, updated_at = @at, paid_at = COALESCE(@paid_at, paid_at),
+      refused_reason = COALESCE(@refused_reason, refused_reason), card = COALESCE(@card, card)
+    WHERE id = @id`);
+  const addRefund = db.prepare('INSERT INTO refunds (invoice_id, amount, reason, created_at) VALUES (?, ?, ?, ?)');
+  const addRefunded = db.prepare('UPDATE invoices SET refunded_amount = refunded_amount + ?, updated_at = ? WHERE id = ?');
+  const addMovement = db.prepare(`
+    INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at)
+    VALUES (@company_id, @invoice_id, @type, @amount, @balance, @description, @created_at)`);
+  const dueForExpiry = db.prepare<[string, number], InvoiceRow>(
+    "SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT ?",
+  );
+  const byToken = db.prepare<[string], InvoiceRow>('SELECT * FROM invoices WHERE token_checkout = ?');
+
   return {
+    updateStatus(change: { id: number; status: string; at: string; paid_at?: string | null; refused_reason?: string | null; card?: string | null }): void {
+      updateStatus.run({ paid_at: null, refused_reason: null, card: null, ...change });
+    },
+    addRefund: (invoiceId: number, amount: number, reason: string | null, at: string): void => void addRefund.run(invoiceId, amount, reason, at),
+    addRefunded: (invoiceId: number, amount: number, at: string): void => void addRefunded.run(amount, at, invoiceId),
+    addMovement(movement: Omit<MovementRow, 'id' | 'created_at'> & { company_id: number; invoice_id: number; created_at: string }): void {
+      addMovement.run(movement);
+    },
+    /** Pending charges whose time is up, oldest first (uses the invoices_expiry index). */
+    dueForExpiry: (now: string, limit = 100) => dueForExpiry.all(now, limit),
+    byCheckoutToken: (token: string) => byToken.get(token),
     nextId: (): number => nextId.get()?.next ?? 1,
     insert: (row: InvoiceRow): void => void insert.run(row),
     upsertCustomer: (companyId: number, document: string, now: string): CustomerRow => {

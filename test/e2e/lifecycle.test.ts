@@ -1,0 +1,98 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARDS, boletoCharge, cardCharge } from '../support/charges.js';
+import { run, serve, tempHome, type ServeProcess } from '../support/cli.js';
+import { validPix } from '../support/server.js';
+
+const TOKEN = 'pinv_test_e2e_lifecycle_token_01';
+let server: ServeProcess;
+let env: Record<string, string>;
+const work = mkdtempSync(join(tmpdir(), 'pinvoice-lifecycle-'));
+
+beforeAll(async () => {
+  server = await serve(['--port', '0', '--db', ':memory:', '--token', TOKEN], tempHome());
+  env = { ...tempHome(), PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url };
+});
+afterAll(() => server.stop());
+
+const cli = (args: string[], input?: string) => run(args, { env, input });
+const json = (text: string) => JSON.parse(text);
+const file = (name: string, body: unknown) => {
+  const path = join(work, name);
+  writeFileSync(path, JSON.stringify(body));
+  return path;
+};
+
+describe('the lifecycle from the command line', () => {
+  it('sandbox pay, then partial and full refunds, shown by invoice get', async () => {
+    const created = json((await cli(['invoice', 'create', '--file', file('pix.json', validPix()), '--json'])).stdout);
+    const paid = await cli(['sandbox', 'pay', String(created.id), '--json']);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(json(paid.stdout).status).toBe('paid');
+    const partial = json((await cli(['invoice', 'refund', String(created.id), '--amount', '5,00', '--reason', 'item returned', '--json'])).stdout);
+    expect(partial).toMatchObject({ status: 'paid', refundedAmount: 500 });
+    const shown = await cli(['invoice', 'get', created.secureId]);
+    for (const text of ['Refunds', 'item returned', 'R$ 5,00', 'Financial movements', 'payment', 'fee', 'refund']) expect(shown.stdout).toContain(text);
+    const rest = json((await cli(['invoice', 'refund', String(created.id), '--json'])).stdout);
+    expect(rest).toMatchObject({ status: 'refunded', refundedAmount: 1990 });
+    const again = await cli(['invoice', 'refund', String(created.id)]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/invalid_state/);
+  });
+
+  it('sandbox expire, cancel and chargeback; a forbidden transition is exit 2 with invalid_state', async () => {
+    const a = json((await cli(['invoice', 'create', '--file', file('a.json', validPix()), '--json'])).stdout);
+    expect(json((await cli(['sandbox', 'expire', String(a.id), '--json'])).stdout).status).toBe('expired');
+    const forbidden = await cli(['sandbox', 'pay', String(a.id)]);
+    expect(forbidden.code).toBe(2);
+    expect(forbidden.stderr).toMatch(/expired: it cannot become paid/);
+    const b = json((await cli(['invoice', 'create', '--file', file('b.json', validPix()), '--json'])).stdout);
+    expect(json((await cli(['sandbox', 'cancel', String(b.id), '--json'])).stdout).status).toBe('canceled');
+    const c = json((await cli(['invoice', 'create', '--file', file('c.json', cardCharge(CARDS.approved)), '--json'])).stdout);
+    expect(c.status).toBe('paid');
+    expect(json((await cli(['sandbox', 'chargeback', String(c.id), '--json'])).stdout).status).toBe('chargedback');
+  });
+
+  it('3-D Secure: a card waiting for authentication is completed by invoice 3ds', async () => {
+    const waiting = json((await cli(['invoice', 'create', '--file', file('3ds.json', cardCharge(CARDS.requires3ds)), '--json'])).stdout);
+    expect(waiting.status).toBe('waiting_3ds');
+    const missing = await cli(['invoice', '3ds', String(waiting.id), '--eci', '05']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--cavv/);
+    const done = await cli(['invoice', '3ds', String(waiting.id), '--sample']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/paid/);
+    expect(done.stdout).toMatch(/400000 •••• 3220|•••• 3220/);
+    const failing = json((await cli(['invoice', 'create', '--file', file('3ds2.json', cardCharge(CARDS.requires3ds)), '--json'])).stdout);
+    const values = { cavv: 'AAABBEg0VhI0VniQEjRWAAAAAAA=', xid: 'x-1', eci: '07', version: '2.2.0', referenceid: 'r-1' };
+    const refused = json((await cli(['invoice', '3ds', String(failing.id), '--file', '-', '--json'], JSON.stringify(values))).stdout);
+    expect(refused).toMatchObject({ status: 'refused', refusedReason: 'authentication_failed' });
+  });
+
+  it('boleto from a file shows its typeable line; invoice open prints the public page', async () => {
+    const boleto = await cli(['invoice', 'create', '--file', file('boleto.json', boletoCharge())]);
+    expect(boleto.code, boleto.stderr).toBe(0);
+    expect(boleto.stdout).toMatch(/\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}/);
+    const created = json((await cli(['invoice', 'create', '--file', file('boleto2.json', boletoCharge()), '--json'])).stdout);
+    const open = await cli(['invoice', 'open', String(created.id)]);
+    expect(open.stdout.trim()).toBe(`${server.url}/api/v2/public/invoices/${created.invoice.token_checkout}`);
+    const page: any = await (await fetch(open.stdout.trim())).json();
+    expect(page.boleto.digitableLine).toBe(created.boleto.digitableLine);
+  });
+
+  it('--watch exits 0 when the sandbox pays the charge, 7 when it is canceled', async () => {
+    const one = json((await cli(['invoice', 'create', '--file', file('w1.json', validPix()), '--json'])).stdout);
+    const two = json((await cli(['invoice', 'create', '--file', file('w2.json', validPix()), '--json'])).stdout);
+    const watchPaid = cli(['invoice', 'get', String(one.id), '--watch', '--interval', '1', '--timeout', '20', '--json']);
+    const watchCanceled = cli(['invoice', 'get', String(two.id), '--watch', '--interval', '1', '--timeout', '20']);
+    await new Promise((r) => setTimeout(r, 1200));
+    await cli(['sandbox', 'pay', String(one.id)]);
+    await cli(['sandbox', 'cancel', String(two.id)]);
+    const paid = await watchPaid;
+    expect(paid.code).toBe(0);
+    expect(json(paid.stdout).status).toBe('paid');
+    expect((await watchCanceled).code).toBe(7);
+  });
+});
