@@ -4,11 +4,11 @@ _pinvoice() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="" words="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "$cmdpath ${COMP_WORDS[i]}" in
-      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" serve"|" serve company"|" serve company add"|" serve company list"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
+      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" webhooks"|" webhooks listen"|" webhooks verify"|" webhooks secret"|" events"|" events list"|" events resend"|" serve"|" serve company"|" serve company add"|" serve company list"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
     esac
   done
   case "$cmdpath" in
-    "") words="login logout whoami company profile invoice sandbox serve openapi completion --version -V --help -h" ;;
+    "") words="login logout whoami company profile invoice sandbox webhooks events serve openapi completion --version -V --help -h" ;;
     " login") words="--profile --base-url --debug --no-color --json --token-stdin --token-file --no-input --help -h" ;;
     " logout") words="--profile --base-url --debug --no-color --help -h" ;;
     " whoami") words="--profile --base-url --debug --no-color --json --help -h" ;;
@@ -27,7 +27,14 @@ _pinvoice() {
     " sandbox expire") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " sandbox cancel") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " sandbox chargeback") words="--profile --base-url --debug --no-color --json --help -h" ;;
-    " serve") words="company --host --port --db --token --pix-expiry --boleto-due-days --help -h" ;;
+    " webhooks") words="listen verify secret --help -h" ;;
+    " webhooks listen") words="--profile --base-url --debug --no-color --json --host --port --forward-to --secret-file --count --timeout --tolerance --help -h" ;;
+    " webhooks verify") words="--profile --base-url --debug --no-color --json --body --signature --secret-file --tolerance --help -h" ;;
+    " webhooks secret") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " events") words="list resend --help -h" ;;
+    " events list") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " events resend") words="--profile --base-url --debug --no-color --json --idempotency-key --help -h" ;;
+    " serve") words="company --host --port --db --token --pix-expiry --boleto-due-days --postback-attempts --postback-base-delay --postback-timeout --help -h" ;;
     " serve company") words="add list --help -h" ;;
     " serve company add") words="--db --name --corporate-reason --cnpj --json --help -h" ;;
     " serve company list") words="--db --json --help -h" ;;

@@ -1,26 +1,11 @@
 // The command tree. Only commander is loaded here: every action imports its handler when it runs,
 // so `pinvoice --help` and `--version` stay fast.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { EXIT_CODE_HELP } from './cli/errors.js';
+import { collect, days, examples, forEachCommand, port, positiveSeconds, wholeNumber, withConnection } from './commands/options.js';
+import { eventsCommand, webhooksCommand } from './commands/webhooks.js';
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535 (0 picks a free port)');
-  return n;
-}
-
-function positiveSeconds(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('must be a whole number of seconds, at least 1');
-  return n;
-}
-
-function days(value: string): number {
-  if (!/^\d{1,3}$/.test(value)) throw new InvalidArgumentError('must be a whole number of days from 0 to 999');
-  return Number(value);
-}
-
-const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+export { forEachCommand };
 
 function serveCommand(): Command {
   const serve = new Command('serve')
@@ -33,9 +18,13 @@ function serveCommand(): Command {
     .option('--token <value>', "fix the seeded company's access token, for CI (also PINVOICE_SERVE_TOKEN)")
     .addOption(new Option('--pix-expiry <seconds>', 'how long a pix charge can be paid').default(3600).argParser(positiveSeconds))
     .addOption(new Option('--boleto-due-days <days>', 'days from today to a new boleto’s due date').default(3).argParser(days))
+    .addOption(new Option('--postback-attempts <n>', 'attempts per postback event, the first included (4 = one try and 3 retries)').default(4).argParser(wholeNumber(1, 100, 'attempts')))
+    .addOption(new Option('--postback-base-delay <ms>', 'wait before the first retry; each next one waits about twice as long (with jitter)').default(1000).argParser(wholeNumber(1, 3_600_000, 'milliseconds')))
+    .addOption(new Option('--postback-timeout <ms>', 'cut off a receiver that has not answered by then').default(10_000).argParser(wholeNumber(1, 600_000, 'milliseconds')))
     .addHelpText('after', examples(
       'pinvoice serve',
       'pinvoice serve --port 0 --db :memory: --token "$CI_TOKEN"',
+      'pinvoice serve --postback-attempts 3 --postback-base-delay 100 --postback-timeout 2000   # fast retries for tests',
       'pinvoice serve --db ./dev.db --host 0.0.0.0 --port 8080',
     ))
     .action(async (flags) => (await import('./cli/serve.js')).serve(flags));
@@ -68,12 +57,6 @@ function openapiCommand(): Command {
     .action(async () => (await import('./cli/openapi.js')).printOpenApi());
 }
 
-/** addCommand does not copy settings to added commands, so they are applied to the whole tree here. */
-export function forEachCommand(command: Command, fn: (command: Command) => void): void {
-  fn(command);
-  for (const child of command.commands) forEachCommand(child, fn);
-}
-
 function completionCommand(): Command {
   return new Command('completion')
     .description('print a shell completion script generated from the command tree')
@@ -84,17 +67,6 @@ function completionCommand(): Command {
       'pinvoice completion fish > ~/.config/fish/completions/pinvoice.fish',
     ))
     .action(async (shell: string) => (await import('./cli/completion.js')).printCompletion(shell));
-}
-
-/** The options every command that talks to the API takes. */
-function withConnection(command: Command, { json = true } = {}): Command {
-  command
-    .option('--profile <name>', 'profile to use (default: $PINVOICE_PROFILE, else the current profile)')
-    .option('--base-url <url>', 'API base URL (default: $PINVOICE_BASE_URL, else the profile’s)')
-    .option('--debug', 'print each HTTP exchange to stderr (the token masked)')
-    .option('--no-color', 'no colour (also NO_COLOR=1, or when stdout is not a terminal)');
-  if (json) command.option('--json', 'print JSON for scripts instead of tables');
-  return command;
 }
 
 function authCommands(): Command[] {
@@ -139,10 +111,6 @@ function profileCommand(): Command {
       .action(async (name, flags) => (await import('./cli/profile.js')).profileUse(name, flags)),
   );
   return profile;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
 }
 
 function invoiceCommand(): Command {
@@ -260,6 +228,8 @@ export function buildProgram(version: string): Command {
   program.addCommand(profileCommand());
   program.addCommand(invoiceCommand());
   program.addCommand(sandboxCommand());
+  program.addCommand(webhooksCommand());
+  program.addCommand(eventsCommand());
   program.addCommand(serveCommand());
   program.addCommand(openapiCommand());
   program.addCommand(completionCommand());

@@ -1,12 +1,16 @@
 // The OpenAPI 3.1 document, generated from the operation table and the zod schemas.
 import { z } from 'zod';
 import { OPERATIONS, type Operation } from './operations.js';
+import * as P from './postbacks.js';
 import * as S from './schemas.js';
 
 type Json = Record<string, unknown>;
 
 const REQUESTS = { CreateInvoiceRequest: S.CreateInvoiceRequest, RefundRequest: S.RefundRequest, ThreeDSRequest: S.ThreeDSRequest };
-const RESPONSES = { Transaction: S.Transaction, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health };
+const RESPONSES = {
+  Transaction: S.Transaction, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
+  WebhookSecret: P.WebhookSecret, WebhookEvent: P.WebhookEvent, EventList: P.EventList, PostbackBody: P.PostbackBody,
+};
 
 const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
   400: ['invalid_json', 'The request is malformed: a body that is not valid JSON (invalid_json), or a broken URL (bad_request).'],
@@ -92,6 +96,20 @@ export function buildOpenApi(version: string): Json {
     servers: [{ url: 'http://127.0.0.1:4010', description: 'pinvoice serve (default)' }],
     security: [{ bearer: [] }],
     paths,
+    webhooks: {
+      postback: {
+        post: {
+          summary: 'Postback',
+          description: "Sent to the charge's postback_url on every status change. Any 2xx answer is a delivery; anything else, a timeout or a connection error is retried with exponential backoff and jitter (3 retries by default).",
+          parameters: [
+            { name: 'Pinvoice-Signature', in: 'header', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the webhook secret>', schema: { type: 'string' } },
+            { name: 'Pinvoice-Event-Id', in: 'header', required: true, description: 'the event id, as in the body', schema: { type: 'string' } },
+          ],
+          requestBody: { required: true, content: jsonContent(refTo(P.PostbackBody)) },
+          responses: { '2XX': { description: 'Delivered.' } },
+        },
+      },
+    },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: { ...components(REQUESTS, 'input'), ...components(RESPONSES, 'output') },

@@ -1,6 +1,7 @@
 // The operation table: every operation of the API, once. The server registers its routes from it,
 // the client builds its requests from it, and the OpenAPI document is generated from it.
 import type { z } from 'zod';
+import { EventList, WebhookEvent, WebhookSecret } from './postbacks.js';
 import { CreateInvoiceRequest, Enterprise, Health, PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from './schemas.js';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -123,6 +124,50 @@ export const OPERATIONS = [
     auth: 'bearer',
     response: Enterprise,
     errors: [401],
+  },
+  {
+    id: 'webhookSecret',
+    name: 'Webhook secret',
+    summary: "The company's webhook secret, which signs every postback (header Pinvoice-Signature).",
+    method: 'GET',
+    path: '/api/v2/webhooks/secret',
+    auth: 'bearer',
+    response: WebhookSecret,
+    errors: [401],
+  },
+  {
+    id: 'listEvents',
+    name: 'Postback events of a charge',
+    summary: 'Every postback event of the charge, oldest first, each with its delivery state and every attempt.',
+    method: 'GET',
+    path: '/api/v2/invoices/{id}/events',
+    auth: 'bearer',
+    pathParams: ID_PARAM,
+    response: EventList,
+    errors: [401, 404],
+  },
+  {
+    id: 'getEvent',
+    name: 'Postback event',
+    summary: 'One postback event, with its delivery state and every attempt.',
+    method: 'GET',
+    path: '/api/v2/events/{event_id}',
+    auth: 'bearer',
+    pathParams: { event_id: 'the `id` (evt_…) of the event' },
+    response: WebhookEvent,
+    errors: [401, 404],
+  },
+  {
+    id: 'resendEvent',
+    name: 'Resend a postback event',
+    summary: "Queues the event for delivery now, to the URL it was recorded with, with a fresh retry budget; answers the event. 409 invalid_state when the charge has no postback_url.",
+    method: 'POST',
+    path: '/api/v2/events/{event_id}/resend',
+    auth: 'bearer',
+    pathParams: { event_id: 'the `id` (evt_…) of the event' },
+    idempotent: true,
+    response: WebhookEvent,
+    errors: [400, 401, 404, 409],
   },
   {
     id: 'openapi',

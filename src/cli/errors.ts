@@ -10,6 +10,7 @@ export const EXIT = {
   inputNeeded: 6,
   notPaid: 7,
   watchTimeout: 8,
+  invalidSignature: 9,
   cancelled: 130,
 } as const;
 
@@ -24,7 +25,9 @@ export const EXIT_CODE_HELP = `Exit codes:
   5    server or network error (including a port already in use)
   6    input needed but prompts are off (no TTY, or --no-input)
   7    invoice get --watch: the charge ended without being paid
-  8    invoice get --watch: still pending when --timeout ran out
+  8    invoice get --watch: still pending when --timeout ran out;
+       webhooks listen --count: fewer events than asked when --timeout ran out
+  9    webhooks verify: the signature does not match (or is too old)
   130  cancelled (Ctrl-C)`;
 
 export class CliError extends Error {

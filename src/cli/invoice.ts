@@ -1,5 +1,7 @@
 // `pinvoice invoice get` (with --watch) and `pinvoice invoice create`.
+import type { WebhookEvent } from '../api/postbacks.js';
 import type { CreateInvoiceRequest, Transaction } from '../api/schemas.js';
+import type { Client } from '../client/index.js';
 import { validateCreateRequest } from '../api/validate.js';
 import { connect, type CommonFlags } from './context.js';
 import { CliError, EXIT } from './errors.js';
@@ -11,13 +13,26 @@ export interface ShowFlags extends CommonFlags {
   qr?: boolean;
 }
 
-export async function show(out: Output, tx: Transaction, flags: ShowFlags): Promise<void> {
+/** Shows a charge; with `events`, its postback deliveries too (the support view of `invoice get`). */
+export async function show(out: Output, tx: Transaction, flags: ShowFlags, events?: WebhookEvent[]): Promise<void> {
   if (out.json) return out.jsonData(tx);
   const { renderTransaction } = await import('./render/transaction.js');
   const wantQr = flags.qr ?? (out.stdoutIsTTY && tx.status === 'pending');
   let qr: string | undefined;
   if (wantQr && tx.pix) qr = (await import('./render/qr.js')).renderQr(tx.pix.qrCode);
-  out.data(renderTransaction(tx, { palette: out.palette, qr }));
+  const sections = [renderTransaction(tx, { palette: out.palette, qr })];
+  if (events) sections.push((await import('./render/events.js')).renderEventTable(events, out.palette));
+  out.data(sections.join('\n\n'));
+}
+
+/** The delivery history, when the server keeps one (a production gateway may not: then none is shown). */
+async function postbacksOf(client: Client, tx: Transaction, out: Output): Promise<WebhookEvent[] | undefined> {
+  if (out.json) return undefined;
+  try {
+    return await client.listEvents(tx.id);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface GetFlags extends ShowFlags {
@@ -30,10 +45,10 @@ export async function getInvoice(id: string, flags: GetFlags): Promise<void> {
   const out = createOutput(flags);
   const { client } = await connect(flags);
   let tx = await client.getInvoice(id.trim());
-  if (!flags.watch) return show(out, tx, flags);
+  if (!flags.watch) return show(out, tx, flags, await postbacksOf(client, tx, out));
   const result = await watchInvoice(client, tx, { timeoutMs: flags.timeout * 1000, intervalMs: flags.interval * 1000, spinner: process.stderr.isTTY === true });
   tx = result.tx;
-  await show(out, tx, { ...flags, qr: flags.qr ?? false });
+  await show(out, tx, { ...flags, qr: flags.qr ?? false }, await postbacksOf(client, tx, out));
   if (result.timedOut) throw new CliError(`still ${tx.status} after ${flags.timeout} s (--timeout)`, EXIT.watchTimeout);
   if (tx.status !== 'paid') throw new CliError(`the charge ended ${tx.status}${tx.refusedReason ? ` (${tx.refusedReason})` : ''}`, EXIT.notPaid);
 }

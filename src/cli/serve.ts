@@ -16,6 +16,9 @@ export interface ServeFlags {
   token?: string;
   pixExpiry: number;
   boletoDueDays: number;
+  postbackAttempts: number;
+  postbackBaseDelay: number;
+  postbackTimeout: number;
 }
 
 const MIN_TOKEN_LENGTH = 16;
@@ -65,6 +68,7 @@ async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
       version: packageVersion(),
       pixExpirySeconds: flags.pixExpiry,
       boletoDueDays: flags.boletoDueDays,
+      postbacks: { attempts: flags.postbackAttempts, baseDelayMs: flags.postbackBaseDelay, timeoutMs: flags.postbackTimeout },
     });
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);

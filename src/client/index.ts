@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { fillPath, operation } from '../api/operations.js';
+import { EventList, WebhookEvent, WebhookSecret } from '../api/postbacks.js';
 import {
   Enterprise, ErrorBody, GatewayCreateResponse, PublicInvoice, Transaction,
   type CreateInvoiceRequest, type RefundRequest, type ThreeDSRequest,
@@ -96,6 +97,23 @@ export function createClient(options: ClientOptions) {
     async publicInvoice(token: string) {
       const op = operation('publicInvoice');
       return call({ method: 'GET', path: fillPath(op.path, { token_checkout: token }), retrySafe: true }, PublicInvoice, op.name);
+    },
+    async webhookSecret() {
+      const op = operation('webhookSecret');
+      return call({ method: 'GET', path: op.path, retrySafe: true }, WebhookSecret, op.name);
+    },
+    async listEvents(invoice: string | number) {
+      const op = operation('listEvents');
+      return (await call({ method: 'GET', path: fillPath(op.path, { id: invoice }), retrySafe: true }, EventList, op.name)).data;
+    },
+    async getEvent(id: string) {
+      const op = operation('getEvent');
+      return call({ method: 'GET', path: fillPath(op.path, { event_id: id }), retrySafe: true }, WebhookEvent, op.name);
+    },
+    async resendEvent(id: string, key: string = randomUUID()) {
+      const op = operation('resendEvent');
+      const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { event_id: id }), body: {}, headers: { 'Idempotency-Key': key }, retrySafe: true };
+      return call(request, WebhookEvent, op.name);
     },
     async company() {
       const op = operation('companyInfos');

@@ -7,6 +7,7 @@ import { ApiError } from './errors.js';
 import { checkKey, oncePerKey } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { expireDue } from './invoices/lifecycle.js';
+import { createDispatcher, type Dispatcher, type PostbackOptions } from './postbacks/dispatcher.js';
 import { HANDLERS } from './routes.js';
 import type { CompanyRow } from './store/companies.js';
 import type { Store } from './store/index.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   expiryCheckMs?: number;
   /** where unexpected errors are reported (never to the client) */
   logError?: (error: unknown) => void;
+  /** postback delivery: retry and timeout settings, or false for none (events are still recorded) */
+  postbacks?: PostbackOptions | false;
 }
 
 function send(reply: FastifyReply, error: ApiError) {
@@ -60,13 +63,13 @@ function frameworkError(error: FastifyError): ApiError | undefined {
 }
 
 /** Pending charges expire at their time whether or not anyone reads them. */
-function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: number, logError: (error: unknown) => void): void {
+function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: number, logError: (error: unknown) => void, dispatcher?: Dispatcher): void {
   if (everyMs <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     timer = setInterval(() => {
       try {
-        expireDue(ctx);
+        if (expireDue(ctx) > 0) dispatcher?.poke();
       } catch (error) {
         logError(error);
       }
@@ -74,6 +77,16 @@ function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: num
     timer.unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** Delivers postbacks while the app runs; each answer may have recorded events, so it looks at once. */
+function startDispatcher(app: FastifyInstance, ctx: ServerContext, options: AppOptions, logError: (error: unknown) => void): Dispatcher | undefined {
+  if (options.postbacks === false) return undefined;
+  const dispatcher = createDispatcher({ ...options.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${options.version}` });
+  app.addHook('onReady', async () => dispatcher.start());
+  app.addHook('onResponse', async () => dispatcher.poke());
+  app.addHook('onClose', async () => dispatcher.stop());
+  return dispatcher;
 }
 
 export function createApp(options: AppOptions): FastifyInstance {
@@ -107,7 +120,8 @@ export function createApp(options: AppOptions): FastifyInstance {
     send(reply, new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
-  startExpiryTimer(app, ctx, options.expiryCheckMs ?? 1000, logError);
+  const dispatcher = startDispatcher(app, ctx, options, logError);
+  startExpiryTimer(app, ctx, options.expiryCheckMs ?? 1000, logError, dispatcher);
   for (const op of OPERATIONS) {
     const handler = HANDLERS[op.id];
     app.route({

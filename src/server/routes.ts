@@ -11,6 +11,7 @@ import type { ServerContext } from './invoices/context.js';
 import { createInvoice } from './invoices/create.js';
 import { complete3ds, publicView, refundInvoice, sandboxAction, withInvoice } from './invoices/lifecycle.js';
 import { toEnterprise } from './invoices/record.js';
+import { getEvent, listEvents, resendEvent, webhookSecret } from './postbacks/history.js';
 import type { CompanyRow } from './store/companies.js';
 
 export interface HandlerInput {
@@ -32,6 +33,7 @@ function lookup({ ctx, company }: HandlerInput, ref: string): Answer {
 }
 
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
+const eventParam = (request: FastifyRequest) => (request.params as { event_id: string }).event_id;
 
 /** A missing body is an empty object: `POST …/refund` alone refunds the whole remainder. */
 function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
@@ -77,6 +79,18 @@ export const HANDLERS: Record<OperationId, Handler> = {
   sandbox_expire: sandbox('expire'),
   sandbox_cancel: sandbox('cancel'),
   sandbox_chargeback: sandbox('chargeback'),
+  webhookSecret({ company }) {
+    return { status: 200, body: webhookSecret(requireCompany(company)) };
+  },
+  listEvents(input) {
+    return { status: 200, body: listEvents(input.ctx, requireCompany(input.company), idParam(input.request)) };
+  },
+  getEvent(input) {
+    return { status: 200, body: getEvent(input.ctx, requireCompany(input.company), eventParam(input.request)) };
+  },
+  resendEvent(input) {
+    return { status: 200, body: resendEvent(input.ctx, requireCompany(input.company), eventParam(input.request)) };
+  },
   companyInfos({ ctx, company }) {
     return { status: 200, body: toEnterprise(ctx.store, requireCompany(company), ctx.clock()) };
   },

@@ -1,7 +1,9 @@
 // Starts `pinvoice serve`: opens the store, seeds it on first start, listens, and shuts down cleanly.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { listenMessage } from '../net/listen-message.js';
 import { createApp } from './app.js';
+import type { PostbackOptions } from './postbacks/dispatcher.js';
 import { addCompany, type CreatedCompany } from './seed.js';
 import { openStore, type Store } from './store/index.js';
 
@@ -13,6 +15,7 @@ export interface ServeOptions {
   version: string;
   pixExpirySeconds?: number;
   boletoDueDays?: number;
+  postbacks?: PostbackOptions;
 }
 
 export interface RunningServer {
@@ -36,17 +39,13 @@ function seed(store: Store, token: string | undefined): CreatedCompany | undefin
   return undefined;
 }
 
-function listenMessage(error: NodeJS.ErrnoException, host: string, port: number): string {
-  if (error.code === 'EADDRINUSE') return `port ${port} on ${host} is already in use (choose another with --port, or --port 0 for a free one)`;
-  if (error.code === 'EACCES') return `no permission to listen on ${host}:${port} (ports below 1024 need privileges)`;
-  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') return `cannot listen on host ${host}: no such local address`;
-  return `cannot listen on ${host}:${port}: ${error.message}`;
-}
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = openStore(options.db);
   const seeded = seed(store, options.token);
-  const app = createApp({ store, version: options.version, pixExpirySeconds: options.pixExpirySeconds, boletoDueDays: options.boletoDueDays });
+  const app = createApp({
+    store, version: options.version, pixExpirySeconds: options.pixExpirySeconds, boletoDueDays: options.boletoDueDays, postbacks: options.postbacks,
+  });
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {

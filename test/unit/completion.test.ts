@@ -28,7 +28,8 @@ describe('completion scripts', () => {
     expect(bashComplete('se')).toEqual(['serve']);
     expect(bashComplete('serve', 'co')).toEqual(['company']);
     expect(bashComplete('serve', 'company', '')).toEqual(expect.arrayContaining(['add', 'list']));
-    expect(bashComplete('serve', '--port', '0', '--p')).toEqual(['--port', '--pix-expiry']);
+    expect(bashComplete('serve', '--port', '0', '--p')).toEqual(['--port', '--pix-expiry', '--postback-attempts', '--postback-base-delay', '--postback-timeout']);
+    expect(bashComplete('webhooks', '')).toEqual(['listen', 'verify', 'secret', '--help', '-h']);
     expect(bashComplete('serve', 'company', 'add', '--c')).toEqual(['--corporate-reason', '--cnpj']);
   });
 

@@ -67,7 +67,7 @@ export function createInvoice(ctx: ServerContext, company: CompanyRow, request: 
       paid_at: data.status === 'paid' ? at : null,
     };
     store.invoices.insert(row);
-    enterStatus(store, row, { status: data.status, note: data.note, at });
+    enterStatus(store, row, { status: data.status, note: data.note, at, created: true });
     return toTransaction(store, company, row, now);
   });
 }

@@ -1,9 +1,11 @@
-// Every status change goes through here: the status machine, the timeline, paidAt, and the financial
-// movements that keep the company's balances equal to the sum of its movements.
+// Every status change goes through here: the status machine, the timeline, paidAt, the financial
+// movements that keep the company's balances equal to the sum of its movements, and the postback
+// event of the change (recorded in the same transaction).
 import type { Status } from '../../api/schemas.js';
 import { formatBRL } from '../../domain/money.js';
 import { InvalidTransitionError, assertTransition } from '../../domain/status.js';
 import { ApiError } from '../errors.js';
+import { recordEvent } from '../postbacks/outbox.js';
 import type { Store } from '../store/index.js';
 import type { InvoiceRow } from '../store/invoices.js';
 
@@ -19,6 +21,8 @@ export interface Entry {
   at: string;
   refusedReason?: string;
   card?: string;
+  /** the creation of the charge: an invoice.created event comes first */
+  created?: boolean;
 }
 
 type Movement = { type: string; amount: number; description: string };
@@ -37,12 +41,15 @@ function movementsFor(row: InvoiceRow, status: Status): Movement[] {
   return [];
 }
 
-/** Records the effects of entering a status: timeline, movements. Used at creation and on transitions. */
+/** Records the effects of entering a status: timeline, movements, events. Used at creation and on transitions. */
 export function enterStatus(store: Store, row: InvoiceRow, entry: Entry): void {
   store.invoices.addTimeline(row.id, entry.status, entry.note, entry.at);
   for (const movement of movementsFor(row, entry.status)) {
     store.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method] ?? 'balance_pix', created_at: entry.at });
   }
+  if (entry.created) recordEvent(store, row, 'invoice.created', entry.at);
+  // pending and waiting_3ds are only ever entered at creation, which invoice.created already tells
+  if (entry.status !== 'pending' && entry.status !== 'waiting_3ds') recordEvent(store, row, `invoice.${entry.status}`, entry.at);
 }
 
 export function invalidState(error: InvalidTransitionError): ApiError {
@@ -84,5 +91,8 @@ export function refund(store: Store, row: InvoiceRow, amount: number, reason: st
     balance: BALANCE_OF[row.method] ?? 'balance_pix', description: `refund of ${row.secure_id}${reason ? `: ${reason}` : ''}`, created_at: at,
   });
   if (amount === left) transition(store, { ...row, refunded_amount: row.amount }, { status: 'refunded', note: `refunded ${formatBRL(amount)}; nothing left`, at });
-  else store.invoices.addTimeline(row.id, 'paid', `partial refund of ${formatBRL(amount)}; ${formatBRL(left - amount)} left`, at);
+  else {
+    store.invoices.addTimeline(row.id, 'paid', `partial refund of ${formatBRL(amount)}; ${formatBRL(left - amount)} left`, at);
+    recordEvent(store, row, 'invoice.partially_refunded', at);
+  }
 }

@@ -111,5 +111,35 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (company_id, operation, key)
   );
   CREATE INDEX idempotency_created ON idempotency_keys(created_at);
+  `,  // 2: postbacks. An outbox of events, written in the same transaction as the status change, and
+  // every delivery attempt. `url` is frozen when the event is recorded: a retry never goes elsewhere.
+  `
+  CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    public_id TEXT NOT NULL UNIQUE,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    invoice_id INTEGER NOT NULL REFERENCES invoices(id),
+    type TEXT NOT NULL,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    state TEXT NOT NULL,
+    tries INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    delivered_at TEXT
+  );
+  CREATE INDEX events_invoice ON events(invoice_id, id);
+  CREATE INDEX events_due ON events(state, next_attempt_at);
+  CREATE TABLE delivery_attempts (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    url TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    status_code INTEGER,
+    error TEXT,
+    response_excerpt TEXT
+  );
+  CREATE INDEX attempts_event ON delivery_attempts(event_id, id);
   `,
 ];

@@ -1,0 +1,68 @@
+// Postbacks as data: the event body POSTed to a charge's postback_url, and the delivery history
+// the merchant reads back. Shared by the server, the client and the OpenAPI document.
+import { z } from 'zod';
+import { Method, Status, Transaction } from './schemas.js';
+
+export const EVENT_TYPES = [
+  'invoice.created',
+  'invoice.paid',
+  'invoice.refused',
+  'invoice.expired',
+  'invoice.canceled',
+  'invoice.partially_refunded',
+  'invoice.refunded',
+  'invoice.chargedback',
+] as const;
+export const EventType = z.enum(EVENT_TYPES);
+
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'no_url'] as const;
+
+const timestamp = () => z.iso.datetime({ precision: 3 });
+
+/** What a postback_url receives (a superset of the production gateway's payload). */
+export const PostbackBody = z.object({
+  id: z.string().describe('evt_…, the same on every delivery of this event: deduplicate on it'),
+  event: EventType,
+  created_at: timestamp(),
+  invoice_id: z.string().describe('the secureId (INV-…) of the charge'),
+  status: Status,
+  total: z.int().describe('integer amount in cents'),
+  method: Method,
+  data: Transaction.describe('the transaction record as this change left it'),
+});
+
+export const DeliveryAttempt = z.object({
+  at: timestamp(),
+  url: z.string(),
+  duration_ms: z.int(),
+  status_code: z.int().nullable().describe('null when no answer came (connection error, timeout)'),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable().describe("the first 500 characters of the receiver's answer"),
+  delivered: z.boolean(),
+});
+
+export const WebhookEvent = z.object({
+  id: z.string(),
+  event: EventType,
+  created_at: timestamp(),
+  invoice_id: z.string(),
+  status: Status,
+  url: z.string().describe('where it is delivered: the charge’s postback_url when the event was recorded'),
+  state: z.enum(DELIVERY_STATES).describe('pending: to be sent; delivered: a 2xx came back; failed: retries used up; no_url: the charge has no postback_url'),
+  next_attempt_at: timestamp().nullable(),
+  delivered_at: timestamp().nullable(),
+  attempts: z.array(DeliveryAttempt),
+  payload: PostbackBody,
+});
+
+export const EventList = z.object({ data: z.array(WebhookEvent) });
+
+export const WebhookSecret = z.object({
+  webhook_secret: z.string().describe('signs every postback of this company; keep it on your server only'),
+  signature_header: z.literal('Pinvoice-Signature'),
+});
+
+export type EventType = z.infer<typeof EventType>;
+export type PostbackBody = z.infer<typeof PostbackBody>;
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
