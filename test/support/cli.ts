@@ -82,3 +82,64 @@ export function serve(args: string[], env: Record<string, string | undefined> = 
     });
   });
 }
+
+export interface LongRunning {
+  child: ChildProcess;
+  /** stdout so far, split in lines */
+  lines(): string[];
+  stderr(): string;
+  /** resolves with the first stdout line that matches (rejects after timeoutMs or on exit) */
+  waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts a long-running command (webhooks listen, say) and follows its stdout line by line. */
+export function start(args: string[], env: Record<string, string | undefined> = {}): LongRunning {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    listeners.forEach((listener) => listener());
+  });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const lines = () => stdout.split('\n').filter((line) => line !== '');
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    exited,
+    waitForLine(match, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = lines().find(match);
+          if (found === undefined) return;
+          cleanup();
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no matching line in ${timeoutMs} ms; stdout: ${stdout} stderr: ${stderr}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        exited.then(() => setTimeout(() => {
+          check();
+          cleanup();
+          reject(new Error(`exited before a matching line; stdout: ${stdout} stderr: ${stderr}`));
+        }, 50));
+        check();
+      });
+    },
+    stop(signal = 'SIGTERM') {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
