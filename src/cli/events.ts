@@ -53,8 +53,15 @@ export async function resolveSecret(flags: SecretFlags, env = process.env): Prom
     return secret;
   }
   if (env.PINVOICE_WEBHOOK_SECRET) return env.PINVOICE_WEBHOOK_SECRET.trim();
-  const { client } = await connect(flags);
-  return (await client.webhookSecret()).webhook_secret;
+  try {
+    const { client } = await connect(flags);
+    return (await client.webhookSecret()).webhook_secret;
+  } catch (error) {
+    if (error instanceof CliError && error.exitCode === EXIT.auth) {
+      throw new CliError(`${error.message}; or give the webhook secret with --secret-file or PINVOICE_WEBHOOK_SECRET`, EXIT.auth);
+    }
+    throw error;
+  }
 }
 
 export interface VerifyFlags extends SecretFlags {

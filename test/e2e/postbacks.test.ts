@@ -94,7 +94,7 @@ describe('webhooks listen', () => {
     await app.close();
   });
 
-  it('says when the port is taken (exit 5) and a bad --forward-to is a usage error (exit 2)', async () => {
+  it('says when the port is taken (exit 5), a bad --forward-to is a usage error (exit 2), no secret is exit 3', async () => {
     const taken = await startReceiver();
     const busy = await cli(['webhooks', 'listen', '--port', String(taken.port)]);
     expect(busy.code).toBe(5);
@@ -103,6 +103,9 @@ describe('webhooks listen', () => {
     const bad = await cli(['webhooks', 'listen', '--forward-to', 'ftp://nowhere']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--forward-to/);
+    const noSecret = await run(['webhooks', 'listen'], { env: tempHome() });
+    expect(noSecret.code).toBe(3);
+    expect(noSecret.stderr).toMatch(/not logged in .*--secret-file or PINVOICE_WEBHOOK_SECRET/);
   });
 });
 

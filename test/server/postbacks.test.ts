@@ -191,6 +191,22 @@ describe('delivery', () => {
     expect(order).toEqual(['invoice.created', 'invoice.created', 'invoice.created', 'invoice.paid', 'invoice.partially_refunded', 'invoice.refunded']);
   });
 
+  it('keeps sixteen requests in flight without a warning on the server’s stderr', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const s = await server({ attempts: 1, baseDelayMs: 40, timeoutMs: 300 });
+      const hanging = await receiver(() => 'hang');
+      const charges = await Promise.all(Array.from({ length: 20 }, () => create(s, validPix({ postback_url: hanging.url }))));
+      await hanging.waitFor(16);
+      await eventually(async () => (await events(s, charges[19].id))[0].state === 'failed');
+      expect(warnings.map((w) => w.name)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('delivers many charges to many receivers, each event exactly to its own URL', async () => {
     const s = await server();
     const receivers = await Promise.all([1, 2, 3].map(() => receiver()));

@@ -1,6 +1,7 @@
 // Delivers the outbox: POSTs each due event to its URL, signed; records every attempt; retries with
 // exponential backoff and jitter. Events of one charge go one at a time, in order; charges run side by
 // side up to a bound, so a slow or dead receiver holds up only its own charge's events.
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { SIGNATURE_HEADER, signatureHeader } from '../../domain/signature.js';
 import type { EventRow } from '../store/events.js';
@@ -47,6 +48,8 @@ export function createDispatcher(options: DispatcherOptions) {
   const random = options.random ?? Math.random;
   const inFlight = new Map<number, Promise<void>>();
   const abort = new AbortController();
+  // one listener per request in flight, up to `concurrency`: not a leak
+  setMaxListeners(concurrency + 10, abort.signal);
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 
