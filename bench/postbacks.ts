@@ -2,6 +2,7 @@
 // attempt recorded with a durable commit) against a baseline of the same signed POSTs sent straight
 // from memory with the same concurrency, in the same run. Prints the ratio.
 //   npm run bench            (or: npx tsx bench/postbacks.ts [events])
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +31,7 @@ const db = join(dir, 'bench.db');
 // Fill the outbox with the dispatcher off: CHARGES charges, each created and paid (2 events).
 {
   const store = openStore(db);
-  addCompany(store, { token: TOKEN }, (n) => new Uint8Array(n).map(() => Math.floor(Math.random() * 256)), new Date());
+  addCompany(store, { token: TOKEN }, (n) => randomBytes(n), new Date());
   const app = createApp({ store, version: 'bench', postbacks: false, expiryCheckMs: 0 });
   for (let i = 0; i < CHARGES; i++) {
     const created = await app.inject({

@@ -1,7 +1,7 @@
 // `pinvoice events list|resend` and `pinvoice webhooks secret|verify`.
-import { readFileSync } from 'node:fs';
 import { connect, type CommonFlags } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
+import { readFileFlag } from './invoice-input.js';
 import { createOutput } from './output.js';
 
 export async function listEvents(id: string, flags: CommonFlags): Promise<void> {
@@ -36,19 +36,10 @@ export interface SecretFlags extends CommonFlags {
   secretFile?: string;
 }
 
-function readFileFlag(flag: string, path: string): Buffer {
-  try {
-    return readFileSync(path === '-' ? 0 : path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw usageError(`${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
-}
-
 /** The webhook secret: --secret-file, else PINVOICE_WEBHOOK_SECRET, else asked of the profile's server. */
 export async function resolveSecret(flags: SecretFlags, env = process.env): Promise<string> {
   if (flags.secretFile) {
-    const secret = readFileFlag('--secret-file', flags.secretFile).toString('utf8').trim();
+    const secret = (await readFileFlag('--secret-file', flags.secretFile)).toString('utf8').trim();
     if (!secret) throw usageError(`--secret-file ${flags.secretFile} is empty`);
     return secret;
   }
@@ -72,7 +63,7 @@ export interface VerifyFlags extends SecretFlags {
 
 export async function verify(flags: VerifyFlags): Promise<void> {
   if (flags.body === '-' && flags.secretFile === '-') throw usageError('--body and --secret-file cannot both read stdin');
-  const body = readFileFlag('--body', flags.body);
+  const body = await readFileFlag('--body', flags.body);
   const out = createOutput(flags);
   const secret = await resolveSecret(flags);
   const { VERIFY_REASONS, verifySignature } = await import('../domain/signature.js');

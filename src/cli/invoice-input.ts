@@ -65,19 +65,27 @@ export function parseItem(text: string): RequestItem {
   return { name, quantity: Number(quantity), unit_price: money(price, `--item "${text}" unit price`) };
 }
 
-export async function readStdinText(): Promise<string> {
+async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+export async function readStdinText(): Promise<string> {
+  return (await readStdin()).toString('utf8');
+}
+
+/** The bytes a file flag names (`-`: stdin); an unreadable file is a usage error naming the flag. */
+export async function readFileFlag(flag: string, path: string): Promise<Buffer> {
+  try {
+    return path === '-' ? await readStdin() : readFileSync(path);
+  } catch (error) {
+    throw usageError(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
 }
 
 export async function readPayload(file: string): Promise<Json> {
-  let text: string;
-  try {
-    text = file === '-' ? await readStdinText() : readFileSync(file, 'utf8');
-  } catch (error) {
-    throw usageError(`--file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
+  const text = (await readFileFlag('--file', file)).toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -7,7 +7,7 @@ import { ApiError } from './errors.js';
 import { checkKey, oncePerKey } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { expireDue } from './invoices/lifecycle.js';
-import { createDispatcher, type Dispatcher, type PostbackOptions } from './postbacks/dispatcher.js';
+import { createDispatcher, type PostbackOptions } from './postbacks/dispatcher.js';
 import { HANDLERS } from './routes.js';
 import type { CompanyRow } from './store/companies.js';
 import type { Store } from './store/index.js';
@@ -63,13 +63,13 @@ function frameworkError(error: FastifyError): ApiError | undefined {
 }
 
 /** Pending charges expire at their time whether or not anyone reads them. */
-function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: number, logError: (error: unknown) => void, dispatcher?: Dispatcher): void {
+function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: number, logError: (error: unknown) => void): void {
   if (everyMs <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     timer = setInterval(() => {
       try {
-        if (expireDue(ctx) > 0) dispatcher?.poke();
+        expireDue(ctx);
       } catch (error) {
         logError(error);
       }
@@ -79,14 +79,12 @@ function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: num
   app.addHook('onClose', async () => clearInterval(timer));
 }
 
-/** Delivers postbacks while the app runs; each answer may have recorded events, so it looks at once. */
-function startDispatcher(app: FastifyInstance, ctx: ServerContext, options: AppOptions, logError: (error: unknown) => void): Dispatcher | undefined {
-  if (options.postbacks === false) return undefined;
+/** Delivers postbacks while the app runs. */
+function startDispatcher(app: FastifyInstance, ctx: ServerContext, options: AppOptions, logError: (error: unknown) => void): void {
+  if (options.postbacks === false) return;
   const dispatcher = createDispatcher({ ...options.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${options.version}` });
   app.addHook('onReady', async () => dispatcher.start());
-  app.addHook('onResponse', async () => dispatcher.poke());
   app.addHook('onClose', async () => dispatcher.stop());
-  return dispatcher;
 }
 
 export function createApp(options: AppOptions): FastifyInstance {
@@ -120,8 +118,8 @@ export function createApp(options: AppOptions): FastifyInstance {
     send(reply, new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
-  const dispatcher = startDispatcher(app, ctx, options, logError);
-  startExpiryTimer(app, ctx, options.expiryCheckMs ?? 1000, logError, dispatcher);
+  startDispatcher(app, ctx, options, logError);
+  startExpiryTimer(app, ctx, options.expiryCheckMs ?? 1000, logError);
   for (const op of OPERATIONS) {
     const handler = HANDLERS[op.id];
     app.route({

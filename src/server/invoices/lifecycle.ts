@@ -28,13 +28,23 @@ export function expireDue(ctx: ServerContext): number {
   }
 }
 
+/** A charge of this company, expired first if its time is up. Call inside a transaction. */
+function findCurrent(ctx: ServerContext, company: CompanyRow, ref: string, now: Date): InvoiceRow {
+  const found = ctx.store.invoices.find(company.id, ref.trim());
+  if (!found) throw notFound();
+  return expireIfDue(ctx, found, now);
+}
+
+/** The stored row of a charge as a read sees it (expired if due), without building its record. */
+export function findInvoice(ctx: ServerContext, company: CompanyRow, ref: string): InvoiceRow {
+  return ctx.store.transaction(() => findCurrent(ctx, company, ref, ctx.clock()));
+}
+
 /** Finds a charge of this company (expiring it first if due), runs fn in one transaction, answers the record. */
 export function withInvoice(ctx: ServerContext, company: CompanyRow, ref: string, fn?: (row: InvoiceRow, now: Date) => void): Transaction {
   return ctx.store.transaction(() => {
     const now = ctx.clock();
-    const found = ctx.store.invoices.find(company.id, ref.trim());
-    if (!found) throw notFound();
-    const row = expireIfDue(ctx, found, now);
+    const row = findCurrent(ctx, company, ref, now);
     fn?.(row, now);
     const fresh = ctx.store.invoices.find(company.id, String(row.id)) ?? row;
     return toTransaction(ctx.store, company, fresh, now);

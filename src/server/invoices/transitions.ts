@@ -1,11 +1,12 @@
 // Every status change goes through here: the status machine, the timeline, paidAt, the financial
 // movements that keep the company's balances equal to the sum of its movements, and the postback
 // event of the change (recorded in the same transaction).
+import type { EventType } from '../../api/postbacks.js';
 import type { Status } from '../../api/schemas.js';
 import { formatBRL } from '../../domain/money.js';
 import { InvalidTransitionError, assertTransition } from '../../domain/status.js';
 import { ApiError } from '../errors.js';
-import { recordEvent } from '../postbacks/outbox.js';
+import { recordEvents } from '../postbacks/outbox.js';
 import type { Store } from '../store/index.js';
 import type { InvoiceRow } from '../store/invoices.js';
 
@@ -47,9 +48,10 @@ export function enterStatus(store: Store, row: InvoiceRow, entry: Entry): void {
   for (const movement of movementsFor(row, entry.status)) {
     store.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method] ?? 'balance_pix', created_at: entry.at });
   }
-  if (entry.created) recordEvent(store, row, 'invoice.created', entry.at);
+  const types: EventType[] = entry.created ? ['invoice.created'] : [];
   // pending and waiting_3ds are only ever entered at creation, which invoice.created already tells
-  if (entry.status !== 'pending' && entry.status !== 'waiting_3ds') recordEvent(store, row, `invoice.${entry.status}`, entry.at);
+  if (entry.status !== 'pending' && entry.status !== 'waiting_3ds') types.push(`invoice.${entry.status}`);
+  recordEvents(store, row, types, entry.at);
 }
 
 export function invalidState(error: InvalidTransitionError): ApiError {
@@ -93,6 +95,6 @@ export function refund(store: Store, row: InvoiceRow, amount: number, reason: st
   if (amount === left) transition(store, { ...row, refunded_amount: row.amount }, { status: 'refunded', note: `refunded ${formatBRL(amount)}; nothing left`, at });
   else {
     store.invoices.addTimeline(row.id, 'paid', `partial refund of ${formatBRL(amount)}; ${formatBRL(left - amount)} left`, at);
-    recordEvent(store, row, 'invoice.partially_refunded', at);
+    recordEvents(store, row, ['invoice.partially_refunded'], at);
   }
 }

@@ -52,6 +52,7 @@ export function createDispatcher(options: DispatcherOptions) {
   setMaxListeners(concurrency + 10, abort.signal);
   let timer: NodeJS.Timeout | undefined;
   let running = false;
+  let unsubscribe: () => void = () => undefined;
 
   function schedule(ms: number): void {
     if (!running) return;
@@ -120,18 +121,17 @@ export function createDispatcher(options: DispatcherOptions) {
   }
 
   return {
-    /** Starts delivering: what is already due (say, from before a restart) goes at once. */
+    /** Starts delivering: what is already due (say, from before a restart) goes at once, a new event as soon as its transaction ends. */
     start(): void {
       running = true;
-      schedule(0);
-    },
-    /** Something may have been recorded: look now rather than at the next idle check. */
-    poke(): void {
+      // a timer, not a call: the event's transaction is still open when the store tells
+      unsubscribe = store.events.onDue(() => schedule(0));
       schedule(0);
     },
     /** Stops: nothing new is sent, requests in flight are cut off and stay pending. */
     async stop(): Promise<void> {
       running = false;
+      unsubscribe();
       clearTimeout(timer);
       abort.abort();
       await Promise.allSettled([...inFlight.values()]);

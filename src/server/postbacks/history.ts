@@ -3,7 +3,7 @@
 import type { PostbackBody, WebhookEvent } from '../../api/postbacks.js';
 import { SIGNATURE_HEADER } from '../../domain/signature.js';
 import { ApiError } from '../errors.js';
-import { withInvoice } from '../invoices/lifecycle.js';
+import { findInvoice } from '../invoices/lifecycle.js';
 import type { ServerContext } from '../invoices/context.js';
 import type { CompanyRow } from '../store/companies.js';
 import type { EventRow } from '../store/events.js';
@@ -37,8 +37,8 @@ export function toWebhookEvent(store: Store, row: EventRow): WebhookEvent {
 export const webhookSecret = (company: CompanyRow) => ({ webhook_secret: company.webhook_secret, signature_header: SIGNATURE_HEADER });
 
 export function listEvents(ctx: ServerContext, company: CompanyRow, ref: string): { data: WebhookEvent[] } {
-  // through withInvoice: a charge past its time is expired (and its event recorded) before the list
-  const invoice = withInvoice(ctx, company, ref);
+  // a charge past its time is expired (and its event recorded) before the list
+  const invoice = findInvoice(ctx, company, ref);
   return { data: ctx.store.events.forInvoice(invoice.id).map((row) => toWebhookEvent(ctx.store, row)) };
 }
 

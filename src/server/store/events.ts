@@ -56,9 +56,15 @@ export function createEventRepo(db: Db) {
       delivered_at = COALESCE(@delivered_at, delivered_at)
     WHERE id = @id`);
   const requeue = db.prepare("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = ? WHERE id = ?");
+  // Told synchronously, inside the writer's transaction: a listener should only schedule work for later.
+  const listeners = new Set<() => void>();
+  const changed = () => listeners.forEach((listener) => listener());
 
   return {
-    insert: (event: NewEvent): void => void insert.run(event),
+    insert(event: NewEvent): void {
+      insert.run(event);
+      changed();
+    },
     forInvoice: (invoiceId: number): EventRow[] => byInvoice.all(invoiceId),
     find: (companyId: number, publicId: string): EventRow | undefined => byPublicId.get(companyId, publicId),
     get: (id: number): EventRow | undefined => byId.get(id),
@@ -74,7 +80,15 @@ export function createEventRepo(db: Db) {
       }).immediate();
     },
     /** Sends the event again from a fresh retry budget (history kept). */
-    requeue: (id: number, at: string): void => void requeue.run(at, id),
+    requeue(id: number, at: string): void {
+      requeue.run(at, id);
+      changed();
+    },
+    /** Calls listener whenever an event becomes due to send; returns the unsubscribe. */
+    onDue(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
   };
 }
 
