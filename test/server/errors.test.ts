@@ -121,9 +121,13 @@ describe('robustness', () => {
     await fc.assert(
       fc.asyncProperty(fc.object({ values: [fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null)] }), async (payer) => {
         const reply = await request(server, 'POST', '/api/v2/invoices', { body: validPix({ payer, card: payer, items: [payer] }) });
-        expect(reply.status).toBe(422);
+        // fast-check sometimes makes a "__proto__" key, which the server refuses as invalid JSON (documented)
+        const poisoned = Object.prototype.hasOwnProperty.call(payer, '__proto__');
+        expect(reply.status).toBe(poisoned ? 400 : 422);
+        if (poisoned) expect(reply.body.error).toBe('invalid_json');
       }),
-      { numRuns: 100 },
+      // the counterexample a fresh clone met (seed 1204366995), always tried first
+      { numRuns: 100, examples: [[JSON.parse('{"__proto__":{}}') as Record<string, unknown>]] },
     );
     expect((await request(server, 'GET', '/health', { token: null })).status).toBe(200);
   });
