@@ -19,7 +19,8 @@ export interface Connection {
   config: ConfigStore;
 }
 
-export function checkBaseUrl(value: string, source: string): string {
+/** An absolute http(s) URL, as given; otherwise a usage error naming its source. */
+export function checkHttpUrl(value: string, source: string): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -27,7 +28,12 @@ export function checkBaseUrl(value: string, source: string): string {
     throw usageError(`${source} "${value}" is not a URL (example: http://127.0.0.1:4010)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`${source} must be an http or https URL`);
-  return value.replace(/\/+$/, '');
+  return value;
+}
+
+/** A base URL: paths are appended to it, so trailing slashes go. */
+export function checkBaseUrl(value: string, source: string): string {
+  return checkHttpUrl(value, source).replace(/\/+$/, '');
 }
 
 export function profileName(flags: CommonFlags, config: ConfigStore, env = process.env): string {

@@ -6,7 +6,7 @@ import type { PostbackBody } from '../api/postbacks.js';
 import { SIGNATURE_HEADER, VERIFY_REASONS, verifySignature } from '../domain/signature.js';
 import { listenMessage } from '../net/listen-message.js';
 import { postJson, type PostResult } from '../net/post-json.js';
-import { checkBaseUrl } from './context.js';
+import { checkHttpUrl } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { resolveSecret, type SecretFlags } from './events.js';
 import { createOutput, type Output } from './output.js';
@@ -90,7 +90,7 @@ export function eventLine(r: Received, out: Output): string {
 }
 
 export async function listen(flags: ListenFlags): Promise<void> {
-  const forwardTo = flags.forwardTo === undefined ? undefined : checkBaseUrl(flags.forwardTo, '--forward-to');
+  const forwardTo = flags.forwardTo === undefined ? undefined : checkHttpUrl(flags.forwardTo, '--forward-to');
   const out = createOutput(flags);
   const secret = await resolveSecret(flags);
   let valid = 0;

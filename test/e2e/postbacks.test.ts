@@ -78,15 +78,18 @@ describe('webhooks listen', () => {
 
   it('forwards each event untouched to the app and answers the server with the app’s answer', async () => {
     const app = await startReceiver((_request, index) => (index === 0 ? 500 : 200));
-    const listener = start(['webhooks', 'listen', '--port', '0', '--json', '--count', '2', '--forward-to', app.url, '--timeout', '30'], env);
+    // the app's URL exactly as given, trailing slash included (some frameworks route on it)
+    const target = `${app.url}/`;
+    const listener = start(['webhooks', 'listen', '--port', '0', '--json', '--count', '2', '--forward-to', target, '--timeout', '30'], env);
     const ready = json(await listener.waitForLine((line) => line.includes('"listening"')));
-    expect(ready.forward_to).toBe(app.url);
+    expect(ready.forward_to).toBe(target);
     const charge = await createPix(ready.postback_url);
     expect(await listener.exited).toBe(0);
     const lines = listener.lines().map((line) => json(line)).filter((line) => line.type === 'event');
     expect(lines.map((line) => line.forward.status)).toEqual([500, 200]);
     const secret = (await cli(['webhooks', 'secret'])).stdout.trim();
     for (const got of app.received) {
+      expect(got.path).toBe('/postbacks/');
       expect(verifySignature({ secret, body: got.body, header: String(got.headers['pinvoice-signature']) }).valid).toBe(true);
     }
     const listed = json((await cli(['events', 'list', String(charge.id), '--json'])).stdout);
