@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { OPERATIONS, type Operation } from './operations.js';
 import * as P from './postbacks.js';
 import * as S from './schemas.js';
+import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../domain/signature.js';
 
 type Json = Record<string, unknown>;
 
 const REQUESTS = { CreateInvoiceRequest: S.CreateInvoiceRequest, RefundRequest: S.RefundRequest, ThreeDSRequest: S.ThreeDSRequest };
 const RESPONSES = {
-  Transaction: S.Transaction, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
+  Transaction: S.Transaction, CreateInvoiceResponse: S.CreateInvoiceResponse, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
   WebhookSecret: P.WebhookSecret, WebhookEvent: P.WebhookEvent, EventList: P.EventList, PostbackBody: P.PostbackBody,
 };
 
@@ -100,10 +101,13 @@ export function buildOpenApi(version: string): Json {
       postback: {
         post: {
           summary: 'Postback',
-          description: "Sent to the charge's postback_url on every status change. Any 2xx answer is a delivery; anything else, a timeout or a connection error is retried with exponential backoff and jitter (3 retries by default).",
+          description: `Sent to the charge's postback_url on every status change, with the event named in \`event\` (${P.EVENT_TYPES.join(', ')}). `
+            + 'The body is the production gateway\'s payload, extended: `id` is the charge\'s id (INV-…), `event_id` the event\'s (deduplicate on it), the record under `transaction`. '
+            + 'Any 2xx answer is a delivery; anything else, a timeout or a connection error is retried with exponential backoff and jitter (3 retries by default).',
           parameters: [
-            { name: 'Pinvoice-Signature', in: 'header', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the webhook secret>', schema: { type: 'string' } },
-            { name: 'Pinvoice-Event-Id', in: 'header', required: true, description: 'the event id, as in the body', schema: { type: 'string' } },
+            { name: SIGNATURE_HEADER, in: 'header', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the webhook secret>: replay-safe', schema: { type: 'string' } },
+            { name: BODY_SIGNATURE_HEADER, in: 'header', required: true, description: '<hex HMAC-SHA256 of the raw body keyed with the webhook secret>: the form production handlers verify', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+            { name: 'Pinvoice-Event-Id', in: 'header', required: true, description: 'the event id, as `event_id` in the body', schema: { type: 'string' } },
           ],
           requestBody: { required: true, content: jsonContent(refTo(P.PostbackBody)) },
           responses: { '2XX': { description: 'Delivered.' } },

@@ -2,7 +2,7 @@
 // the client builds its requests from it, and the OpenAPI document is generated from it.
 import type { z } from 'zod';
 import { EventList, WebhookEvent, WebhookSecret } from './postbacks.js';
-import { CreateInvoiceRequest, Enterprise, Health, PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from './schemas.js';
+import { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, Health, PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from './schemas.js';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -34,13 +34,13 @@ export const OPERATIONS = [
   {
     id: 'createInvoice',
     name: 'Create Invoices',
-    summary: 'Creates an immediate charge and answers the whole transaction record.',
+    summary: "Creates an immediate charge. Answers, in the production gateway's shape, `{data: <the transaction record, plus invoice_id (= secureId) and qr_code_pix (= pix.qrCode, null for other methods)>}`.",
     method: 'POST',
     path: '/api/v2/invoices',
     auth: 'bearer',
     body: CreateInvoiceRequest,
     idempotent: true,
-    response: Transaction,
+    response: CreateInvoiceResponse,
     errors: [400, 401, 409, 413, 415, 422],
   },
   {

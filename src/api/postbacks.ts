@@ -3,10 +3,11 @@
 import { z } from 'zod';
 import { Method, Status, Transaction } from './schemas.js';
 
+// Production's names where production has one (invoice.failed for a refused card), ours otherwise.
 export const EVENT_TYPES = [
   'invoice.created',
   'invoice.paid',
-  'invoice.refused',
+  'invoice.failed',
   'invoice.expired',
   'invoice.canceled',
   'invoice.partially_refunded',
@@ -15,20 +16,36 @@ export const EVENT_TYPES = [
 ] as const;
 export const EventType = z.enum(EVENT_TYPES);
 
+/** The event a charge's entering a status tells (pending and waiting_3ds are only entered at creation). */
+export const EVENT_OF_STATUS: Partial<Record<Status, EventType>> = {
+  paid: 'invoice.paid',
+  refused: 'invoice.failed',
+  expired: 'invoice.expired',
+  canceled: 'invoice.canceled',
+  refunded: 'invoice.refunded',
+  chargedback: 'invoice.chargedback',
+};
+
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'no_url'] as const;
 
 const timestamp = () => z.iso.datetime({ precision: 3 });
 
-/** What a postback_url receives (a superset of the production gateway's payload). */
+/**
+ * What a postback_url receives: the production gateway's payload (`id`, `status`, `total`, `method`,
+ * `event`), extended. `id` is the charge's id, as merchants' handlers look their sale up by it; no
+ * member is named `data`, which handlers unwrap first when it exists.
+ */
 export const PostbackBody = z.object({
-  id: z.string().describe('evt_…, the same on every delivery of this event: deduplicate on it'),
+  id: z.string().describe('the secureId (INV-…) of the charge, as in production'),
+  invoice_id: z.string().describe('the secureId (INV-…) of the charge, again'),
   event: EventType,
-  created_at: timestamp(),
-  invoice_id: z.string().describe('the secureId (INV-…) of the charge'),
   status: Status,
   total: z.int().describe('integer amount in cents'),
   method: Method,
-  data: Transaction.describe('the transaction record as this change left it'),
+  event_id: z.string().describe('evt_…, the same on every delivery of this event: deduplicate on it'),
+  created_at: timestamp().describe('when the change happened'),
+  paid_at: timestamp().nullable(),
+  transaction: Transaction.describe('the transaction record as this change left it'),
 });
 
 export const DeliveryAttempt = z.object({
@@ -59,7 +76,8 @@ export const EventList = z.object({ data: z.array(WebhookEvent) });
 
 export const WebhookSecret = z.object({
   webhook_secret: z.string().describe('signs every postback of this company; keep it on your server only'),
-  signature_header: z.literal('Pinvoice-Signature'),
+  signature_header: z.literal('Pinvoice-Signature').describe('t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">: replay-safe'),
+  body_signature_header: z.literal('X-Webhook-Signature').describe("<hex HMAC-SHA256 of the body>: production's form"),
 });
 
 export type EventType = z.infer<typeof EventType>;

@@ -8,6 +8,8 @@ const MAX_STRING = 255;
 const text = () => z.string().max(MAX_STRING, `must be at most ${MAX_STRING} characters`);
 /** A required string: blank (only spaces) counts as missing; surrounding spaces are dropped. */
 const requiredText = () => text().trim().min(1, 'is required');
+/** An optional request field: `null`, as production integrations send for "none", is the same as leaving it out. */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const timestamp = () => z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC, milliseconds, trailing Z');
 const cents = () => z.int().describe('integer amount in cents');
 /** A whole number within bounds, with messages a person can act on. */
@@ -23,49 +25,63 @@ export const Payer = z.object({
   name: requiredText(),
   cpf_cnpj: requiredText(),
   email: z.email('must be an e-mail address').max(MAX_STRING),
-  phone: text().optional(),
-  address_zip: text().optional(),
-  address_line: text().optional(),
-  address_number: text().optional(),
-  address_complement: text().optional(),
-  address_city: text().optional(),
-  address_state: text().optional(),
+  phone: optional(text()),
+  address_zip: optional(text()),
+  address_line: optional(text()),
+  address_number: optional(text()),
+  address_complement: optional(text()),
+  address_neighborhood: optional(text()),
+  address_city: optional(text()),
+  address_state: optional(text()),
 });
 
 export const CardInput = z.object({
-  token: text().optional(),
-  installment: wholeNumber(1, 12).optional(),
-  number: text().optional(),
-  first_name: text().optional(),
-  last_name: text().optional(),
-  month: text().optional(),
-  year: text().optional(),
-  security_code: text().optional(),
-  cavv: text().optional(),
-  xid: text().optional(),
-  eci: text().optional(),
-  version: text().optional(),
-  referenceid: text().optional(),
+  token: optional(text()),
+  installment: optional(wholeNumber(1, 12)),
+  number: optional(text()),
+  first_name: optional(text()),
+  last_name: optional(text()),
+  month: optional(text()),
+  year: optional(text()),
+  security_code: optional(text()),
+  cavv: optional(text()),
+  xid: optional(text()),
+  eci: optional(text()),
+  version: optional(text()),
+  referenceid: optional(text()),
 });
 
 export const RequestItem = z.object({
   name: requiredText(),
-  description: text().optional(),
+  description: optional(text()),
   quantity: wholeNumber(1, 1_000_000),
   unit_price: wholeNumber(1, 100_000_000, '1 to 100000000 (cents)'),
 });
 
+export const METADATA_MAX_KEYS = 50;
+/** The merchant's own key-value pairs, kept and answered back (`metadata` in the record). */
+export const Metadata = z
+  .record(
+    z.string().min(1, 'keys must not be empty').max(64, 'keys must be at most 64 characters'),
+    z.string({ error: 'must be a string (metadata values are strings)' }).max(MAX_STRING, `must be at most ${MAX_STRING} characters`),
+    { error: 'must be an object of strings' },
+  )
+  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must hold at most ${METADATA_MAX_KEYS} keys`);
+
 export const CreateInvoiceRequest = z.object({
   method: Method,
-  product_fisical: z.union([text(), z.boolean()]).optional(),
-  ip_payer: z.union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address').optional(),
+  product_fisical: optional(z.union([text(), z.boolean()])),
+  ip_payer: optional(z.union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address')),
   total_price_cents: wholeNumber(1, 100_000_000, '1 to 100000000 (cents)'),
-  postback_url: z
-    .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).max(2048)])
-    .optional(),
+  postback_url: optional(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).max(2048)]))
+    .describe('where postbacks go; "" or null: none'),
   payer: Payer,
-  card: CardInput.optional(),
-  items: z.array(RequestItem).min(1, 'must hold 1 to 100 items').max(100, 'must hold 1 to 100 items').optional(),
+  card: optional(CardInput),
+  items: optional(z.array(RequestItem).min(1, 'must hold 1 to 100 items').max(100, 'must hold 1 to 100 items')),
+  external_id: optional(text()).describe("the merchant's own reference (order number), answered as `externalRef`"),
+  metadata: optional(Metadata).describe('up to 50 string values, answered as `metadata`'),
+  currency: optional(z.literal('BRL', { error: 'must be BRL (the only currency)' })),
+  country: optional(z.literal('BR', { error: 'must be BR (the only country)' })),
 });
 
 export const RefundRequest = z.object({
@@ -279,9 +295,15 @@ export const PublicInvoice = z.object({
   company: z.object({ fantasy_name: z.string() }),
 });
 
-/** The production gateway's create answer, which the client also accepts. */
-export const GatewayCreateResponse = z.object({
-  data: z.object({ invoice_id: z.string(), qr_code_pix: z.string().optional() }),
+/**
+ * Create Invoices' answer, in the production gateway's shape, which merchants' integrations read:
+ * the transaction record under `data`, with `invoice_id` and `qr_code_pix` at its top level.
+ */
+export const CreateInvoiceResponse = z.object({
+  data: Transaction.extend({
+    invoice_id: z.string().describe('the secureId (INV-…): what integrations look the charge up by'),
+    qr_code_pix: z.string().nullable().describe('the pix copy-and-paste code (= pix.qrCode); null for other methods'),
+  }),
 });
 
 // ---- Errors ------------------------------------------------------------------------------------
@@ -330,6 +352,7 @@ export type Boleto = z.infer<typeof Boleto>;
 export type Refund = z.infer<typeof Refund>;
 export type FinancialMovement = z.infer<typeof FinancialMovement>;
 export type Transaction = z.infer<typeof Transaction>;
+export type CreateInvoiceResponse = z.infer<typeof CreateInvoiceResponse>;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export type ErrorDetail = z.infer<typeof ErrorDetail>;
 export type ErrorBody = z.infer<typeof ErrorBody>;

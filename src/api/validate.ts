@@ -2,7 +2,7 @@
 // field rules plus the contract's cross-field rules, every violation reported with its JSON path.
 import type { z } from 'zod';
 import { isExpired, normalizeCardNumber, passesLuhn } from '../domain/card.js';
-import { isValidCpfCnpj } from '../domain/document.js';
+import { documentProblem } from '../domain/document.js';
 import { CreateInvoiceRequest, type ErrorDetail } from './schemas.js';
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; details: ErrorDetail[] };
@@ -17,6 +17,7 @@ export function jsonPath(path: readonly PropertyKey[]): string {
 
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return 'is required';
+  if (issue.code === 'invalid_type' && issue.path.length === 0) return `must be a JSON object, not ${issue.message.replace(/^.*received /, '')}`;
   if (issue.code === 'unrecognized_keys') return issue.message;
   return issue.message.replace(/^Invalid input: /, '');
 }
@@ -54,9 +55,8 @@ function itemsTotalRule(body: Raw, out: ErrorDetail[]): void {
 }
 
 function documentRule(payer: Raw, out: ErrorDetail[]): void {
-  if (filled(payer.cpf_cnpj) && !isValidCpfCnpj(payer.cpf_cnpj)) {
-    out.push({ path: 'payer.cpf_cnpj', message: 'is not a valid CPF or CNPJ (check digits do not match)' });
-  }
+  const problem = filled(payer.cpf_cnpj) ? documentProblem(payer.cpf_cnpj) : null;
+  if (problem) out.push({ path: 'payer.cpf_cnpj', message: `is ${problem.message}` });
 }
 
 function boletoRule(payer: Raw, out: ErrorDetail[]): void {
@@ -72,7 +72,7 @@ function boletoRule(payer: Raw, out: ErrorDetail[]): void {
 }
 
 function cardRule(card: unknown, now: Date, out: ErrorDetail[]): void {
-  if (card === undefined) out.push({ path: 'card', message: 'is required for credit_card' });
+  if (card === undefined || card === null) out.push({ path: 'card', message: 'is required for credit_card' });
   if (!isObject(card)) return; // a card of the wrong type is reported by the schema
   if (filled(card.token)) return;
   const missing = CARD_FIELDS.filter((field) => !filled(card[field]));

@@ -66,12 +66,12 @@ export async function verify(flags: VerifyFlags): Promise<void> {
   const body = await readFileFlag('--body', flags.body);
   const out = createOutput(flags);
   const secret = await resolveSecret(flags);
-  const { VERIFY_REASONS, verifySignature } = await import('../domain/signature.js');
-  const result = verifySignature({ secret, body, header: flags.signature, toleranceSeconds: flags.tolerance });
+  const { VERIFY_REASONS, pastedSignature, verifySignature } = await import('../domain/signature.js');
+  const result = verifySignature({ secret, body, headers: pastedSignature(flags.signature), toleranceSeconds: flags.tolerance });
   const signedAt = result.timestamp === undefined ? null : new Date(result.timestamp * 1000).toISOString();
   if (out.json) out.jsonData({ valid: result.valid, ...(!result.valid && { reason: result.reason }), signed_at: signedAt });
   if (result.valid) {
-    if (!out.json) out.data(`${out.palette.ok('valid')}: signed at ${signedAt} over ${body.length} bytes`);
+    if (!out.json) out.data(`${out.palette.ok('valid')}: ${signedAt ? `signed at ${signedAt}` : 'signed'} over ${body.length} bytes`);
     return;
   }
   throw new CliError(`invalid signature: ${VERIFY_REASONS[result.reason]}`, EXIT.invalidSignature);

@@ -1,6 +1,6 @@
 // `pinvoice serve` and `pinvoice serve company add|list`.
 import { randomBytes } from 'node:crypto';
-import { formatCnpj, isValidCnpj } from '../domain/document.js';
+import { documentProblem, formatCnpj } from '../domain/document.js';
 import { addCompany } from '../server/seed.js';
 import { ListenError, startServer, type RunningServer } from '../server/serve.js';
 import { DatabaseOpenError } from '../server/store/database.js';
@@ -111,7 +111,8 @@ function withStore<T>(db: string | undefined, fn: (store: Store) => T): T {
 }
 
 export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
-  if (flags.cnpj !== undefined && !isValidCnpj(flags.cnpj)) throw usageError(`--cnpj ${flags.cnpj} is not a valid CNPJ (check digits)`);
+  const cnpjProblem = flags.cnpj === undefined ? null : documentProblem(flags.cnpj, 'cnpj');
+  if (cnpjProblem) throw usageError(`--cnpj ${flags.cnpj} is ${cnpjProblem.message}`);
   if (flags.name !== undefined && flags.name.trim() === '') throw usageError('--name must not be empty');
   const options = { fantasyName: flags.name, corporateReason: flags.corporateReason, cnpj: flags.cnpj };
   const created = withStore(flags.db, (store) => addCompany(store, options, (n) => randomBytes(n), new Date()));

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { PostbackBody } from '../api/postbacks.js';
-import { SIGNATURE_HEADER, VERIFY_REASONS, verifySignature } from '../domain/signature.js';
+import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER, VERIFY_REASONS, verifySignature } from '../domain/signature.js';
 import { listenMessage } from '../net/listen-message.js';
 import { postJson, type PostResult } from '../net/post-json.js';
 import { checkHttpUrl } from './context.js';
@@ -36,7 +36,13 @@ export interface Received {
   status: string | null;
   total: number | null;
   forward: { url: string; status: number | null; error: string | null; duration_ms: number } | null;
+  /** the body exactly as received: JSON spliced in, anything else as a string */
   payload: unknown;
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return typeof value === 'string' ? value : undefined;
 }
 
 function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
@@ -52,17 +58,27 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function parsePayload(body: Buffer): Partial<PostbackBody> | undefined {
+function parseJson(text: string): { value: unknown } | undefined {
   try {
-    const value: unknown = JSON.parse(body.toString('utf8'));
-    return typeof value === 'object' && value !== null ? (value as Partial<PostbackBody>) : undefined;
+    return { value: JSON.parse(text) as unknown };
   } catch {
     return undefined;
   }
 }
 
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** The JSON line of an event, its body spliced in as received (re-serialized only when it spans lines). */
+export function receivedLine(received: Received, raw: string): string {
+  const line = JSON.stringify({ ...received, payload: null });
+  const json = parseJson(raw);
+  if (!json) return JSON.stringify({ ...received, payload: raw });
+  const payload = /[\r\n]/.test(raw) ? JSON.stringify(json.value) : raw.trim();
+  return `${line.slice(0, -'null}'.length)}${payload}}`;
+}
+
 async function forward(url: string, body: Buffer, request: IncomingMessage): Promise<{ result: PostResult; duration: number }> {
-  const keep = ['content-type', 'user-agent', SIGNATURE_HEADER.toLowerCase(), 'pinvoice-event-id'];
+  const keep = ['content-type', 'user-agent', SIGNATURE_HEADER.toLowerCase(), BODY_SIGNATURE_HEADER.toLowerCase(), 'pinvoice-event-id'];
   const headers = Object.fromEntries(keep.flatMap((name) => (typeof request.headers[name] === 'string' ? [[name, request.headers[name]]] : [])));
   const started = performance.now();
   const result = await postJson(url, body, headers, FORWARD_TIMEOUT_MS);
@@ -103,14 +119,17 @@ export async function listen(flags: ListenFlags): Promise<void> {
     if (request.method !== 'POST') return reply(405, { error: 'method_not_allowed', message: 'postbacks are POSTed' });
     const body = await readBody(request);
     if (!body) return reply(413, { error: 'payload_too_large', message: `bodies up to ${MAX_BODY} bytes` });
-    const header = request.headers[SIGNATURE_HEADER.toLowerCase()];
-    const check = verifySignature({ secret, body, header: typeof header === 'string' ? header : '', toleranceSeconds: flags.tolerance });
-    const payload = parsePayload(body);
+    const headers = { timestamped: header(request, SIGNATURE_HEADER), body: header(request, BODY_SIGNATURE_HEADER) };
+    const check = verifySignature({ secret, body, headers, toleranceSeconds: flags.tolerance });
+    const raw = body.toString('utf8');
+    const parsed = parseJson(raw)?.value;
+    const payload = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Partial<Record<keyof PostbackBody, unknown>>;
     const received: Received = {
       type: 'event', received_at: new Date().toISOString(), path: request.url ?? '/',
       signature: check.valid ? 'valid' : 'invalid', ...(!check.valid && { reason: check.reason }),
-      event_id: payload?.id ?? null, event: payload?.event ?? null, invoice_id: payload?.invoice_id ?? null,
-      status: payload?.status ?? null, total: payload?.total ?? null, forward: null, payload: payload ?? body.toString('utf8'),
+      event_id: text(payload.event_id) ?? header(request, 'pinvoice-event-id') ?? null, event: text(payload.event),
+      invoice_id: text(payload.invoice_id) ?? text(payload.id), status: text(payload.status),
+      total: typeof payload.total === 'number' ? payload.total : null, forward: null, payload: null,
     };
     let status = 200;
     let answer: unknown = { received: true };
@@ -125,7 +144,7 @@ export async function listen(flags: ListenFlags): Promise<void> {
       answer = result.status === undefined ? { error: 'forward_failed', message: result.error } : { forwarded: true, status: result.status };
     }
     await reply(status, answer);
-    if (out.json) process.stdout.write(`${JSON.stringify(received)}\n`);
+    if (out.json) process.stdout.write(`${receivedLine(received, raw)}\n`);
     else out.data(eventLine(received, out));
     if (check.valid && flags.count !== undefined && ++valid >= flags.count) finish();
   }

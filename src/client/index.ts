@@ -1,10 +1,10 @@
 // createClient: the API's operations over HTTP, every answer parsed with the shared schemas.
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { fillPath, operation } from '../api/operations.js';
 import { EventList, WebhookEvent, WebhookSecret } from '../api/postbacks.js';
 import {
-  Enterprise, ErrorBody, GatewayCreateResponse, PublicInvoice, Transaction,
+  Enterprise, ErrorBody, PublicInvoice, Transaction,
   type CreateInvoiceRequest, type RefundRequest, type ThreeDSRequest,
 } from '../api/schemas.js';
 import { jsonPath } from '../api/validate.js';
@@ -52,6 +52,9 @@ function toApiError(status: number, text: string): ApiRequestError {
   const code = typeof loose.error === 'string' ? loose.error : `http_${status}`;
   return new ApiRequestError(status, code, message, parsed.success ? (parsed.data.details ?? []) : []);
 }
+
+/** Create's answer as integrations read it: `{data: …}`, the record or at least the charge's id. */
+const CreatedEnvelope = z.object({ data: z.looseObject({ invoice_id: z.unknown().optional(), id: z.unknown().optional() }) });
 
 export type SandboxAction = 'pay' | 'expire' | 'cancel' | 'chargeback';
 
@@ -123,11 +126,12 @@ export function createClient(options: ClientOptions) {
     async createInvoice(body: CreateInvoiceRequest, idempotencyKey: string = randomUUID()) {
       const op = operation('createInvoice');
       const request: HttpRequest = { method: 'POST', path: op.path, body, headers: { 'Idempotency-Key': idempotencyKey }, retrySafe: true };
-      const answer = await fetchJson(request, op.name);
-      // The production gateway answers {data:{invoice_id, qr_code_pix}}: fetch the record it names.
-      const gateway = GatewayCreateResponse.safeParse(answer);
-      if (gateway.success && !(answer as { id?: unknown }).id) return getInvoice(gateway.data.data.invoice_id);
-      return fit(Transaction, answer, op.name);
+      const { data } = fit(CreatedEnvelope, await fetchJson(request, op.name), op.name);
+      // The record itself, as `invoice get` answers it (invoice_id and qr_code_pix are dropped: they
+      // repeat secureId and pix.qrCode). An answer naming only the charge is looked up.
+      const named = data.invoice_id ?? data.id;
+      if (!('secureId' in data) && (typeof named === 'string' || typeof named === 'number')) return getInvoice(named);
+      return fit(Transaction, data, op.name);
     },
   };
 }

@@ -15,7 +15,7 @@ export function webhooksCommand(): Command {
       .option('--secret-file <path>', SECRET_HELP)
       .addOption(new Option('--count <n>', 'exit 0 after this many correctly signed events').argParser(wholeNumber(1, 1_000_000, 'events')))
       .addOption(new Option('--timeout <seconds>', 'stop listening after this long (exit 8 if --count was not reached)').argParser(positiveSeconds))
-      .addOption(new Option('--tolerance <seconds>', 'reject signatures older (or newer) than this').default(300).argParser(wholeNumber(1, 31_536_000, 'seconds')))
+      .addOption(new Option('--tolerance <seconds>', 'reject a Pinvoice-Signature older (or newer) than this').default(300).argParser(wholeNumber(1, 31_536_000, 'seconds')))
       .addHelpText('after', examples(
         'pinvoice webhooks listen                                   # prints the postback_url to use',
         'pinvoice webhooks listen --forward-to http://localhost:3000/postbacks',
@@ -25,13 +25,14 @@ export function webhooksCommand(): Command {
   );
   webhooks.addCommand(
     withConnection(new Command('verify'))
-      .description('check a saved postback body against its Pinvoice-Signature header; exit 0 valid, 9 not')
+      .description('check a saved postback body against its signature header; exit 0 valid, 9 not')
       .requiredOption('--body <path>', 'the raw body exactly as received; - reads stdin')
-      .requiredOption('--signature <header>', 'the Pinvoice-Signature header value, t=…,v1=…')
+      .requiredOption('--signature <header>', 'either header’s value: Pinvoice-Signature (t=…,v1=…) or X-Webhook-Signature (64 hex digits)')
       .option('--secret-file <path>', SECRET_HELP)
-      .addOption(new Option('--tolerance <seconds>', 'also reject a signature older than this (default: any age, for saved bodies)').argParser(wholeNumber(1, 31_536_000, 'seconds')))
+      .addOption(new Option('--tolerance <seconds>', 'also reject a Pinvoice-Signature older than this (default: any age, for saved bodies)').argParser(wholeNumber(1, 31_536_000, 'seconds')))
       .addHelpText('after', examples(
         'pinvoice webhooks verify --body body.json --signature "t=1795000000,v1=5f0c…"',
+        'pinvoice webhooks verify --body body.json --signature 9b1e…   # X-Webhook-Signature',
         'PINVOICE_WEBHOOK_SECRET=whsec_… pinvoice webhooks verify --body - --signature "$SIG" < body.json',
       ))
       .action(async (flags) => (await import('../cli/events.js')).verify(flags)),

@@ -58,6 +58,32 @@ export function isValidCpfCnpj(input: string): boolean {
   return documentType(input) !== null;
 }
 
+export interface DocumentProblem {
+  reason: 'shape' | 'repeated' | 'check_digits';
+  /** the end of a sentence: "not a valid CPF: …" */
+  message: string;
+}
+
+/**
+ * Why a document is refused, or null when it is valid: one wording for the server's 422, the prompts
+ * and the flags. `accept` narrows it to a CNPJ.
+ */
+export function documentProblem(input: string, accept: 'cpf_cnpj' | 'cnpj' = 'cpf_cnpj'): DocumentProblem | null {
+  const document = normalizeDocument(input);
+  const isCpf = accept === 'cpf_cnpj' && /^\d{11}$/.test(document);
+  const isCnpj = /^[0-9A-Z]{12}\d{2}$/.test(document);
+  if (!isCpf && !isCnpj) {
+    const message = accept === 'cnpj'
+      ? 'not a CNPJ: it needs 14 characters (12 digits or letters, then 2 digits); punctuation is allowed'
+      : 'not a CPF (11 digits) or a CNPJ (14 characters); punctuation is allowed';
+    return { reason: 'shape', message };
+  }
+  const type = isCpf ? 'CPF' : 'CNPJ';
+  if (isRepeated(document)) return { reason: 'repeated', message: `not a valid ${type}: all its digits are equal (a placeholder, not a real document)` };
+  const valid = isCpf ? isValidCpf(document) : isValidCnpj(document);
+  return valid ? null : { reason: 'check_digits', message: `not a valid ${type}: the check digits do not match` };
+}
+
 export function formatCpf(input: string): string {
   if (!isValidCpf(input)) throw new RangeError('not a valid CPF');
   return normalizeDocument(input).replace(/^(.{3})(.{3})(.{3})(.{2})$/, '$1.$2.$3-$4');

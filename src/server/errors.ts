@@ -19,8 +19,14 @@ export class ApiError extends Error {
 
 export const notFound = (what = 'transaction') => new ApiError(404, 'not_found', `No ${what} with this id for this company.`);
 
-export const validationFailed = (details: ErrorDetail[]) =>
-  new ApiError(422, 'validation_failed', `The request has ${details.length} problem${details.length === 1 ? '' : 's'}; see details.`, details);
+/** The message names the first problem: integrations written for production show `message` alone. */
+export function validationFailed(details: ErrorDetail[]): ApiError {
+  const [first] = details;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length === 2 ? '' : 's'}; see details)` : '';
+  const subject = first?.path === '(body)' ? 'The body' : `Field ${first?.path}`;
+  const message = first ? `${subject} ${first.message}${more}.` : 'The request is not valid.';
+  return new ApiError(422, 'validation_failed', message, details);
+}
 
 export const unauthorized = (message: string, invalidToken: boolean) =>
   new ApiError(401, 'unauthorized', message, undefined, {

@@ -8,7 +8,7 @@ import { parseWith, validateCreateRequest } from '../api/validate.js';
 import { validationFailed } from './errors.js';
 import type { Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
-import { createInvoice } from './invoices/create.js';
+import { createdAnswer, createInvoice } from './invoices/create.js';
 import { complete3ds, publicView, refundInvoice, sandboxAction, withInvoice } from './invoices/lifecycle.js';
 import { toEnterprise } from './invoices/record.js';
 import { getEvent, listEvents, resendEvent, webhookSecret } from './postbacks/history.js';
@@ -53,7 +53,7 @@ export const HANDLERS: Record<OperationId, Handler> = {
   createInvoice(input) {
     const checked = validateCreateRequest(input.request.body, input.ctx.clock());
     if (!checked.ok) throw validationFailed(checked.details);
-    return { status: 200, body: createInvoice(input.ctx, requireCompany(input.company), checked.value) };
+    return { status: 200, body: createdAnswer(createInvoice(input.ctx, requireCompany(input.company), checked.value)) };
   },
   searchTransaction(input) {
     const { id } = input.request.query as { id?: string | string[] };

@@ -158,7 +158,7 @@ describe('invoice create', () => {
   it('validates before sending: each problem with its JSON path, exit 2', async () => {
     const result = await cli(['invoice', 'create', '--file', charge, '--payer-document', '529.982.247-26', '--amount', '20,00']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/payer\.cpf_cnpj: is not a valid CPF or CNPJ/);
+    expect(result.stderr).toMatch(/payer\.cpf_cnpj: is not a valid CPF: the check digits do not match/);
     expect(result.stderr).toMatch(/total_price_cents: must equal the sum/);
     noStackTrace(result.stderr);
   });

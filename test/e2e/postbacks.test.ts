@@ -1,5 +1,6 @@
 // Postbacks end to end: the built binary's `serve` delivering to `webhooks listen` and to test
 // receivers, a kill and restart with retries due, `webhooks verify`, and `events list|resend`.
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,26 @@ describe('webhooks listen', () => {
       ['invoice.created', 'valid', charge.secureId],
       ['invoice.paid', 'valid', charge.secureId],
     ]);
-    expect(events[1].payload.data.status).toBe('paid');
+    // the body exactly as received: the production payload, extended, with the event id beside the charge's
+    expect(events[1].payload).toMatchObject({ id: charge.secureId, invoice_id: charge.secureId, event: 'invoice.paid', status: 'paid', total: 1990 });
+    expect(events[1].payload.transaction.status).toBe('paid');
+    expect(events.map((e) => e.event_id)).toEqual(events.map((e) => e.payload.event_id));
+    expect(events[0].event_id).toMatch(/^evt_[0-9a-f]{24}$/);
+  });
+
+  it('prints the body exactly as it came, and checks an X-Webhook-Signature alone', async () => {
+    const secret = (await cli(['webhooks', 'secret'])).stdout.trim();
+    const listener = start(['webhooks', 'listen', '--port', '0', '--json', '--count', '1', '--timeout', '30'], env);
+    const ready = json(await listener.waitForLine((line) => line.includes('"listening"')));
+    // a body as another sender might write it: spacing, key order and a number format JSON.stringify would change
+    const body = '{ "total": 1.50e3, "id": "INV-1", "event": "invoice.paid", "nested": {"a": [1, 2]} }';
+    const signature = createHmac('sha256', secret).update(body).digest('hex');
+    const answer = await fetch(ready.url, { method: 'POST', body, headers: { 'x-webhook-signature': signature } });
+    expect(answer.status).toBe(200);
+    expect(await listener.exited).toBe(0);
+    const line = listener.lines().find((l) => l.includes('"type":"event"')) ?? '';
+    expect(line.endsWith(`"payload":${body.trim()}}`)).toBe(true);
+    expect(json(line)).toMatchObject({ signature: 'valid', invoice_id: 'INV-1', event: 'invoice.paid', total: 1500, event_id: null });
   });
 
   it('prints a line per event for people, and `invoice get` shows the deliveries', async () => {
@@ -67,7 +87,7 @@ describe('webhooks listen', () => {
   it('answers 400 to a wrong signature and does not count it', async () => {
     const listener = start(['webhooks', 'listen', '--port', '0', '--json', '--count', '1', '--timeout', '3'], { ...env, PINVOICE_WEBHOOK_SECRET: 'whsec_not_the_one' });
     const ready = json(await listener.waitForLine((line) => line.includes('"listening"')));
-    const body = JSON.stringify({ id: 'evt_forged', event: 'invoice.paid' });
+    const body = JSON.stringify({ id: 'INV-forged', event: 'invoice.paid', event_id: 'evt_forged' });
     const answer = await fetch(ready.url, { method: 'POST', body, headers: { 'pinvoice-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` } });
     expect(answer.status).toBe(400);
     expect(((await answer.json()) as { error: string }).error).toBe('invalid_signature');
@@ -90,7 +110,8 @@ describe('webhooks listen', () => {
     const secret = (await cli(['webhooks', 'secret'])).stdout.trim();
     for (const got of app.received) {
       expect(got.path).toBe('/postbacks/');
-      expect(verifySignature({ secret, body: got.body, header: String(got.headers['pinvoice-signature']) }).valid).toBe(true);
+      const headers = { timestamped: String(got.headers['pinvoice-signature']), body: String(got.headers['x-webhook-signature']) };
+      expect(verifySignature({ secret, body: got.body, headers }).valid).toBe(true);
     }
     const listed = json((await cli(['events', 'list', String(charge.id), '--json'])).stdout);
     expect(listed[0].attempts.map((a: any) => a.status_code)).toEqual([500, 200]);
@@ -135,6 +156,17 @@ describe('webhooks verify', () => {
     expect(json(fromProfile.stdout)).toMatchObject({ valid: true });
   });
 
+  it('accepts the X-Webhook-Signature too, pasted with or without its name; it has no time to check', async () => {
+    const signature = String(saved.headers['x-webhook-signature']);
+    const plain = await verify(saved.body, signature);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/^valid: signed over \d+ bytes\n$/);
+    expect(json((await verify(saved.body, `X-Webhook-Signature: ${signature}`, undefined, ['--json'])).stdout)).toEqual({ valid: true, signed_at: null });
+    const changed = await verify(saved.body.replace('"total":1990', '"total":1991'), signature);
+    expect(changed.code).toBe(9);
+    expect(changed.stderr).toMatch(/invalid signature: the signature does not match/);
+  });
+
   it('rejects a changed body, a changed timestamp and a wrong secret with exit 9', async () => {
     const header = String(saved.headers['pinvoice-signature']);
     const t = Number(/t=(\d+)/.exec(header)?.[1]);
@@ -155,7 +187,7 @@ describe('webhooks verify', () => {
     expect(stale.stderr).toMatch(/outside the tolerance/);
     const garbled = await verify(saved.body, 'not a header');
     expect(garbled.code).toBe(9);
-    expect(garbled.stderr).toMatch(/not "t=<unix seconds>,v1=/);
+    expect(garbled.stderr).toMatch(/neither "t=<unix seconds>,v1=<64 hex digits>" \(Pinvoice-Signature\) nor 64 hex digits \(X-Webhook-Signature\)/);
     const missing = await cli(['webhooks', 'verify', '--signature', header]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--body/);
@@ -179,7 +211,7 @@ describe('events list and resend', () => {
     expect(resent.code, resent.stderr).toBe(0);
     expect(json(resent.stdout)).toMatchObject({ id: failed[0].id, state: 'pending' });
     const [got] = await receiver.waitFor(1);
-    expect(got?.json.id).toBe(failed[0].id);
+    expect(got?.json).toMatchObject({ id: charge.secureId, event_id: failed[0].id });
     await receiver.close();
     const unknown = await cli(['events', 'resend', 'evt_000000000000000000000000']);
     expect(unknown.code).toBe(4);

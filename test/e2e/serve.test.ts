@@ -100,7 +100,7 @@ describe('pinvoice serve', () => {
     const env = tempHome();
     const db = join(env.HOME ?? '', 'killed.db');
     const server = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
-    const created: any = await (await postInvoice(server.url, TOKEN)).json();
+    const { data: created }: any = await (await postInvoice(server.url, TOKEN)).json();
     await server.stop('SIGKILL');
     const again = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
     try {
@@ -121,7 +121,7 @@ describe('pinvoice serve', () => {
       expect(added.code).toBe(0);
       const company = JSON.parse(added.stdout);
       expect(company).toMatchObject({ id: 2, fantasy_name: 'Loja Dois' });
-      const mine: any = await (await postInvoice(server.url, TOKEN)).json();
+      const { data: mine }: any = await (await postInvoice(server.url, TOKEN)).json();
       expect((await fetch(`${server.url}/api/v2/invoices/${mine.id}`, { headers: auth(company.token) })).status).toBe(404);
       expect(((await (await fetch(`${server.url}/api/v2/company`, { headers: auth(company.token) })).json()) as any).fantasy_name).toBe('Loja Dois');
       const list = await run(['serve', 'company', 'list', '--db', db], { env });

@@ -37,7 +37,9 @@ describe('createClient against the real server', () => {
 
   it('creates and reads invoices and the company, parsed with the shared schemas', async () => {
     const created = await client().createInvoice(validPix() as any);
-    expect((await client().getInvoice(created.secureId)).id).toBe(created.id);
+    // the record itself, as Search answers it: data's invoice_id and qr_code_pix repeat it and are dropped
+    expect(await client().getInvoice(created.secureId)).toEqual(created);
+    expect(created).not.toHaveProperty('invoice_id');
     expect((await client().company()).id).toBe(created.companyId);
   });
 
@@ -123,6 +125,17 @@ describe('retries', () => {
 });
 
 describe('answers that do not fit', () => {
+  it('refuses a create answer without data, as production integrations do', async () => {
+    const bare = await scripted((req, res) => (req.method === 'POST' ? (res.writeHead(200).end('{"id":1,"secureId":"INV-1"}'), true) : false));
+    try {
+      const error = await createClient({ baseUrl: bare.url, sleep: noSleep }).createInvoice(validPix() as any).catch((e) => e);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(error.message).toBe('unexpected response to Create Invoices: field data: expected object, received undefined');
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('names the field of an unexpected response, and tolerates extra fields', async () => {
     const odd = await scripted((req, res) => {
       if (req.url === '/api/v2/company') return res.writeHead(200).end(JSON.stringify({ id: 'one' })), true;
@@ -137,7 +150,7 @@ describe('answers that do not fit', () => {
     }
   });
 
-  it('accepts the production gateway create answer {data:{invoice_id, qr_code_pix}} and fetches the record', async () => {
+  it('accepts a create answer that only names the charge ({data:{invoice_id, qr_code_pix}}) and fetches the record', async () => {
     let secureId = '';
     const gateway = await scripted((req, res) => {
       if (req.method !== 'POST') return false;
@@ -145,8 +158,8 @@ describe('answers that do not fit', () => {
         const created: any = await (await fetch(`${server.url}/api/v2/invoices`, {
           method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: JSON.stringify(validPix()),
         })).json();
-        secureId = created.secureId;
-        res.writeHead(200).end(JSON.stringify({ data: { invoice_id: created.secureId, qr_code_pix: created.pix.qrCode }, extra: true }));
+        secureId = created.data.secureId;
+        res.writeHead(200).end(JSON.stringify({ data: { invoice_id: secureId, qr_code_pix: created.data.qr_code_pix }, extra: true }));
       })();
       return true;
     });

@@ -41,7 +41,7 @@ describe('Idempotency-Key', () => {
       Array.from({ length: 20 }, () => request(server, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) })),
     );
     expect(replies.every((r) => r.status === 200)).toBe(true);
-    expect(new Set(replies.map((r) => r.body.id)).size).toBe(1);
+    expect(new Set(replies.map((r) => r.body.data.id)).size).toBe(1);
     expect(count()).toBe(before + 1);
   });
 
@@ -65,7 +65,7 @@ describe('Idempotency-Key', () => {
     const a = await request(server, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) });
     const b = await request(server, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key), token: 'pinv_test_idempotency_other_company' });
     expect(b.status).toBe(200);
-    expect(b.body.id).not.toBe(a.body.id);
+    expect(b.body.data.id).not.toBe(a.body.data.id);
   });
 
   it('rejects an unusable key with 422 naming the header', async () => {
@@ -81,9 +81,9 @@ describe('Idempotency-Key', () => {
       const key = 'fixed-key-for-expiry';
       const first = await request(clocked, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) });
       now = new Date(now.getTime() + 24 * 3600 * 1000 - 1);
-      expect((await request(clocked, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) })).body.id).toBe(first.body.id);
+      expect((await request(clocked, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) })).body.data.id).toBe(first.body.data.id);
       now = new Date(now.getTime() + 2);
-      expect((await request(clocked, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) })).body.id).not.toBe(first.body.id);
+      expect((await request(clocked, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) })).body.data.id).not.toBe(first.body.data.id);
     } finally {
       await clocked.close();
     }

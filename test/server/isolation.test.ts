@@ -11,7 +11,7 @@ afterAll(() => server.close());
 
 describe('companies and their tokens', () => {
   it('a company never sees another company’s invoices: 404, exactly as for an unknown id', async () => {
-    const mine = (await request(server, 'POST', '/api/v2/invoices', { body: validPix() })).body;
+    const mine = (await request(server, 'POST', '/api/v2/invoices', { body: validPix() })).body.data;
     for (const path of [`/api/v2/invoices/${mine.id}`, `/api/v2/invoices?id=${mine.secureId}`]) {
       const theirs = await request(server, 'GET', path, { token: second });
       const unknown = await request(server, 'GET', '/api/v2/invoices/987654', { token: second });
@@ -25,7 +25,7 @@ describe('companies and their tokens', () => {
     const b = (await request(server, 'GET', '/api/v2/company', { token: second })).body;
     expect(a.id).not.toBe(b.id);
     expect(b.fantasy_name).toBe('Loja Dois');
-    const invoice = (await request(server, 'POST', '/api/v2/invoices', { body: validPix(), token: second })).body;
+    const invoice = (await request(server, 'POST', '/api/v2/invoices', { body: validPix(), token: second })).body.data;
     expect(invoice.companyId).toBe(b.id);
     expect(invoice.enterprise.id).toBe(b.id);
     expect((await request(server, 'GET', `/api/v2/invoices/${invoice.id}`, { token: second })).status).toBe(200);

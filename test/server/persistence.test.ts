@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CARDS, cardCharge, create, sandbox } from '../support/charges.js';
 import { request, startTestServer, validPix } from '../support/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pinvoice-persist-'));
@@ -11,7 +12,7 @@ describe('persistence', () => {
   it('an invoice answered with 200 survives a restart of the server on the same file', async () => {
     const db = join(dir, 'restart.db');
     const first = await startTestServer({ db });
-    const created = (await request(first, 'POST', '/api/v2/invoices', { body: validPix() })).body;
+    const created = await create(first, validPix());
     await first.close();
 
     const second = await startTestServer({ db, token: first.token });
@@ -19,7 +20,7 @@ describe('persistence', () => {
       const found = await request(second, 'GET', `/api/v2/invoices/${created.secureId}`);
       expect(found.status).toBe(200);
       expect(found.body).toEqual(created);
-      const next = (await request(second, 'POST', '/api/v2/invoices', { body: validPix() })).body;
+      const next = await create(second, validPix());
       expect(next.id).toBe(created.id + 1);
     } finally {
       await second.close();
@@ -61,6 +62,39 @@ describe('persistence', () => {
       }
     } finally {
       await server.close();
+    }
+  });
+
+  it('migrates a database of the previous version: postback bodies take the production shape, nothing is lost', async () => {
+    const db = join(dir, 'migrate.db');
+    const first = await startTestServer({ db });
+    const pix = await create(first, validPix({ postback_url: '' }));
+    await sandbox(first, pix.id, 'pay');
+    await create(first, cardCharge(CARDS.declined, { postback_url: '' }));
+    const bodies = () => first.store.db.prepare('SELECT type, body FROM events ORDER BY id').all() as { type: string; body: string }[];
+    const current = bodies().map((e) => ({ type: e.type, body: JSON.parse(e.body) }));
+    // Back to schema 2, as the previous version wrote it: {id: evt_…, event, created_at, invoice_id, status, total, method, data}
+    first.store.db.exec(`
+      UPDATE events SET type = 'invoice.refused' WHERE type = 'invoice.failed';
+      UPDATE events SET body = json_object('id', public_id, 'event', type, 'created_at', body ->> '$.created_at',
+        'invoice_id', body ->> '$.invoice_id', 'status', body ->> '$.status', 'total', body ->> '$.total',
+        'method', body ->> '$.method', 'data', body -> '$.transaction');
+      ALTER TABLE invoices DROP COLUMN external_ref;
+      ALTER TABLE invoices DROP COLUMN metadata;
+      PRAGMA user_version = 2;`);
+    expect(bodies().map((e) => JSON.parse(e.body).data.secureId)).toEqual(current.map((e) => e.body.transaction.secureId));
+    await first.close();
+
+    const second = await startTestServer({ db, token: first.token });
+    try {
+      expect(second.store.db.pragma('user_version', { simple: true })).toBe(3);
+      const migrated = (second.store.db.prepare('SELECT type, body FROM events ORDER BY id').all() as { type: string; body: string }[])
+        .map((e) => ({ type: e.type, body: JSON.parse(e.body) }));
+      expect(migrated).toEqual(current);
+      expect(migrated.map((e) => e.type)).toEqual(['invoice.created', 'invoice.paid', 'invoice.created', 'invoice.failed']);
+      expect((await request(second, 'GET', `/api/v2/invoices/${pix.id}`)).body).toMatchObject({ externalRef: null, metadata: null, status: 'paid' });
+    } finally {
+      await second.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 // Postbacks through real HTTP on loopback: the outbox, signed delivery, retries, timeouts, ordering,
 // the delivery history and resend.
+import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostbackBody } from '../../src/api/postbacks.js';
 import { Transaction } from '../../src/api/schemas.js';
@@ -46,7 +47,7 @@ describe('the outbox', () => {
     await sandbox(s, charged.id, 'chargeback');
     const types = async (id: number) => (await events(s, id)).map((e) => e.event);
     expect(await types(pix.id)).toEqual(['invoice.created', 'invoice.paid', 'invoice.partially_refunded', 'invoice.refunded']);
-    expect(await types(refused.id)).toEqual(['invoice.created', 'invoice.refused']);
+    expect(await types(refused.id)).toEqual(['invoice.created', 'invoice.failed']);
     expect(await types(expired.id)).toEqual(['invoice.created', 'invoice.expired']);
     expect(await types(canceled.id)).toEqual(['invoice.created', 'invoice.canceled']);
     expect(await types(charged.id)).toEqual(['invoice.created', 'invoice.paid', 'invoice.chargedback']);
@@ -60,13 +61,18 @@ describe('the outbox', () => {
     await sandbox(s, pix.id, 'pay');
     await refund(s, pix.id, { amount_cents: 500 });
     const [created, paid, partial] = await events(s, pix.id);
-    expect(created.payload).toMatchObject({ event: 'invoice.created', status: 'pending', total: 1990, method: 'pix', invoice_id: pix.secureId });
-    expect(paid.payload.data).toMatchObject({ status: 'paid', refundedAmount: 0 });
-    expect(partial.payload.data).toMatchObject({ status: 'paid', refundedAmount: 500 });
+    expect(created.payload).toMatchObject({ id: pix.secureId, invoice_id: pix.secureId, event: 'invoice.created', status: 'pending', total: 1990, method: 'pix', paid_at: null });
+    expect(paid.payload).toMatchObject({ status: 'paid', paid_at: paid.created_at });
+    expect(paid.payload.transaction).toMatchObject({ status: 'paid', refundedAmount: 0 });
+    expect(partial.payload.transaction).toMatchObject({ status: 'paid', refundedAmount: 500 });
     for (const e of [created, paid, partial]) {
       expect(PostbackBody.safeParse(e.payload).success).toBe(true);
-      expect(e.id).toBe(e.payload.id);
+      // production's payload, extended: the charge's id, the event's own id beside it, no `data` to unwrap
+      expect(e.payload.id).toBe(pix.secureId);
+      expect(e.id).toBe(e.payload.event_id);
       expect(e.id).toMatch(/^evt_[0-9a-f]{24}$/);
+      expect(e.payload).not.toHaveProperty('data');
+      expect(e.payload.created_at).toBe(e.created_at);
     }
   });
 
@@ -90,12 +96,15 @@ describe('delivery', () => {
     expect(secret).toMatch(/^whsec_/);
     for (const got of [created, paid]) {
       expect(got?.headers['content-type']).toBe('application/json');
-      expect(verifySignature({ secret, body: got?.body ?? '', header: String(got?.headers['pinvoice-signature']), toleranceSeconds: 60 }).valid).toBe(true);
-      expect(got?.headers['pinvoice-event-id']).toBe(got?.json.id);
+      const body = got?.body ?? '';
+      expect(verifySignature({ secret, body, headers: { timestamped: String(got?.headers['pinvoice-signature']) }, toleranceSeconds: 60 }).valid).toBe(true);
+      // X-Webhook-Signature, the form production handlers verify: the hex HMAC-SHA256 of the raw body
+      expect(got?.headers['x-webhook-signature']).toBe(createHmac('sha256', secret).update(body).digest('hex'));
+      expect(got?.headers['pinvoice-event-id']).toBe(got?.json.event_id);
       expect(got?.path).toBe('/postbacks');
     }
-    expect(paid?.json).toMatchObject({ event: 'invoice.paid', invoice_id: pix.secureId, status: 'paid', total: 1990, method: 'pix' });
-    expect(Transaction.safeParse(paid?.json.data).success).toBe(true);
+    expect(paid?.json).toMatchObject({ id: pix.secureId, event: 'invoice.paid', invoice_id: pix.secureId, status: 'paid', total: 1990, method: 'pix' });
+    expect(Transaction.safeParse(paid?.json.transaction).success).toBe(true);
     const history = await eventually(async () => {
       const list = await events(s, pix.id);
       return list.every((e) => e.state === 'delivered') && list;
@@ -131,7 +140,7 @@ describe('delivery', () => {
     });
     expect(event.attempts.map((a: any) => a.status_code)).toEqual([500, 200]);
     expect(event.attempts[0].error).toBe('HTTP 500: not a 2xx answer');
-    expect(r.received[0]?.json.id).toBe(r.received[1]?.json.id);
+    expect(r.received[0]?.json.event_id).toBe(r.received[1]?.json.event_id);
   });
 
   it('cuts off a receiver that hangs, and keeps delivering to others meanwhile', async () => {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { create } from '../support/charges.js';
 import { request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let created: any;
 beforeAll(async () => {
   server = await startTestServer();
-  created = (await request(server, 'POST', '/api/v2/invoices', { body: validPix() })).body;
+  created = await create(server, validPix());
 });
 afterAll(() => server.close());
 

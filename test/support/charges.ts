@@ -29,10 +29,20 @@ export const boletoCharge = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 
+/** The record in a create answer (`data` without the two fields that repeat it), once they are checked. */
+export function recordOf(answer: any) {
+  const { invoice_id, qr_code_pix, ...record } = answer.data;
+  if (invoice_id !== record.secureId || qr_code_pix !== (record.pix?.qrCode ?? null)) {
+    throw new Error(`create answered data.invoice_id ${invoice_id} and data.qr_code_pix ${qr_code_pix}, not the record's`);
+  }
+  return record;
+}
+
+/** Creates a charge and answers its record, as Search would answer it. */
 export async function create(server: TestServer, body: unknown, token?: string) {
   const reply = await request(server, 'POST', '/api/v2/invoices', { body, ...(token && { token }) });
   if (reply.status !== 200) throw new Error(`create answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-  return reply.body;
+  return recordOf(reply.body);
 }
 
 export const sandbox = (server: TestServer, id: number | string, action: string) =>

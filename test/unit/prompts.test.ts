@@ -288,7 +288,7 @@ describe('promptInvoice', () => {
   });
 
   it.each<[string, PartialCreate, RegExp]>([
-    ['a wrong CPF', { method: 'pix', payer: { ...PAYER, cpf_cnpj: '529.982.247-24' } }, /payer\.cpf_cnpj: is not a valid CPF or CNPJ/],
+    ['a wrong CPF', { method: 'pix', payer: { ...PAYER, cpf_cnpj: '529.982.247-24' } }, /payer\.cpf_cnpj: is not a valid CPF: the check digits do not match/],
     ['an unknown method', { method: 'cash' as 'pix', payer: PAYER, total_price_cents: 1990 }, /method: must be one of pix, credit_card, boleto/],
     ['items that do not add up to the total', { method: 'pix', payer: PAYER, items: ITEMS, total_price_cents: 1000 }, /total_price_cents: must equal the sum/],
     ['an expired card', { method: 'credit_card', payer: PAYER, total_price_cents: 1990, card: { ...CARD, year: '2025' } }, /card\.year: the card has expired/],
@@ -309,6 +309,7 @@ const cases: [string, Validate, string[], [string, RegExp][]][] = [
   ['validateDocument', validateDocument, ['529.982.247-25', '52998224725', '11.222.333/0001-81', '11222333000181', '12.ABC.345/01DE-35', '12abc34501de35'], [
     ['529.982.247-24', /^Not a valid CPF: the check digits do not match\.$/],
     ['111.111.111-11', /^Not a valid CPF/],
+    ['000.000.000-00', /^Not a valid CPF: all its digits are equal \(a placeholder, not a real document\)\.$/],
     ['11.222.333/0001-82', /^Not a valid CNPJ: the check digits do not match\.$/],
     ['123', /^Enter a CPF \(11 digits\) or a CNPJ \(14 characters\); punctuation is allowed\.$/],
     ['', /^Enter a CPF/],

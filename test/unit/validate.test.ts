@@ -141,9 +141,12 @@ describe('one violation per row', () => {
     ['payer.email invalid', withPayer({ email: 'fulano.example.com' }), ['payer.email'], /e-mail/],
     ['payer.email without domain', withPayer({ email: 'fulano@' }), ['payer.email'], /e-mail/],
     ['payer.cpf_cnpj missing', { ...pix(), payer: without(pix().payer, 'cpf_cnpj') }, ['payer.cpf_cnpj'], /is required/],
-    ['payer.cpf_cnpj with a wrong check digit', withPayer({ cpf_cnpj: '529.982.247-24' }), ['payer.cpf_cnpj'], /not a valid CPF or CNPJ/],
-    ['payer.cpf_cnpj CNPJ with a wrong check digit', withPayer({ cpf_cnpj: '12.ABC.345/01DE-36' }), ['payer.cpf_cnpj'], /not a valid CPF or CNPJ/],
-    ['payer.cpf_cnpj of repeated digits', withPayer({ cpf_cnpj: '111.111.111-11' }), ['payer.cpf_cnpj'], /not a valid CPF or CNPJ/],
+    ['payer.cpf_cnpj with a wrong check digit', withPayer({ cpf_cnpj: '529.982.247-24' }), ['payer.cpf_cnpj'], /^is not a valid CPF: the check digits do not match$/],
+    ['payer.cpf_cnpj CNPJ with a wrong check digit', withPayer({ cpf_cnpj: '12.ABC.345/01DE-36' }), ['payer.cpf_cnpj'], /^is not a valid CNPJ: the check digits do not match$/],
+    ['payer.cpf_cnpj of repeated digits', withPayer({ cpf_cnpj: '111.111.111-11' }), ['payer.cpf_cnpj'], /^is not a valid CPF: all its digits are equal/],
+    ['payer.cpf_cnpj of zeros', withPayer({ cpf_cnpj: '000.000.000-00' }), ['payer.cpf_cnpj'], /^is not a valid CPF: all its digits are equal/],
+    ['payer.cpf_cnpj CNPJ of zeros', withPayer({ cpf_cnpj: '00.000.000/0000-00' }), ['payer.cpf_cnpj'], /^is not a valid CNPJ: all its digits are equal/],
+    ['payer.cpf_cnpj of the wrong length', withPayer({ cpf_cnpj: '1234' }), ['payer.cpf_cnpj'], /^is not a CPF \(11 digits\) or a CNPJ \(14 characters\)/],
     ['postback_url ftp://x', { ...pix(), postback_url: 'ftp://x' }, ['postback_url'], /absolute http or https URL/],
     ['postback_url "not a url"', { ...pix(), postback_url: 'not a url' }, ['postback_url'], /absolute http or https URL/],
     ['postback_url relative', { ...pix(), postback_url: '/hook' }, ['postback_url'], /absolute http or https URL/],
@@ -307,7 +310,7 @@ describe('a body that is not an object', () => {
     const found = details(body);
     expect(found).toHaveLength(1);
     expect(found[0]?.path).toBe('(body)');
-    expect(found[0]?.message).toMatch(body === undefined ? /is required/ : /expected object/);
+    expect(found[0]?.message).toMatch(body === undefined ? /is required/ : /^must be a JSON object, not (null|array|string|number|boolean)$/);
   });
 });
 

@@ -3,7 +3,7 @@
 import { CreateInvoiceRequest, Payer, type ErrorDetail, type Method, type RequestItem } from '../../api/schemas.js';
 import { validateCreateRequest } from '../../api/validate.js';
 import { isExpired, normalizeCardNumber, passesLuhn } from '../../domain/card.js';
-import { formatDocument, isValidCnpj, isValidCpf, normalizeDocument } from '../../domain/document.js';
+import { documentProblem, formatDocument } from '../../domain/document.js';
 import { AmountError, formatBRL, parseAmount } from '../../domain/money.js';
 import { usageError } from '../errors.js';
 import { CancelledError, type Prompter, type Validate } from './prompter.js';
@@ -36,10 +36,10 @@ const urlSchema = CreateInvoiceRequest.shape.postback_url;
 export const validateUrl: Validate = (v) => urlSchema.safeParse(v.trim()).success || 'Enter an absolute http or https URL, or leave it empty.';
 
 export const validateDocument: Validate = (v) => {
-  const document = normalizeDocument(v);
-  if (/^\d{11}$/.test(document)) return isValidCpf(document) || 'Not a valid CPF: the check digits do not match.';
-  if (/^[0-9A-Z]{12}\d{2}$/.test(document)) return isValidCnpj(document) || 'Not a valid CNPJ: the check digits do not match.';
-  return 'Enter a CPF (11 digits) or a CNPJ (14 characters); punctuation is allowed.';
+  const problem = documentProblem(v);
+  if (problem === null) return true;
+  if (problem.reason === 'shape') return 'Enter a CPF (11 digits) or a CNPJ (14 characters); punctuation is allowed.';
+  return `N${problem.message.slice(1)}.`;
 };
 
 export const validateAmount: Validate = (v) => {
@@ -109,10 +109,10 @@ const cardQuestions = (card: Record<string, unknown>, now: Date): Question[] => 
 const CARD_FIELDS = cardQuestions({}, new Date(0)).map((q) => q.field);
 
 const unanswered = (target: Record<string, unknown>, questions: Question[]) => questions.filter((q) => !filled(target[q.field]));
-const needsItems = (partial: PartialCreate) => partial.items === undefined && partial.total_price_cents === undefined;
+const needsItems = (partial: PartialCreate) => !partial.items && partial.total_price_cents === undefined;
 
 function missingCard(card: PartialCreate['card']): string[] {
-  if (card === undefined) return ['card'];
+  if (card === undefined || card === null) return ['card'];
   if (filled(card.token)) return [];
   return CARD_FIELDS.filter((field) => !filled((card as Record<string, unknown>)[field])).map((field) => `card.${field}`);
 }

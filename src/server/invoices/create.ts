@@ -1,5 +1,5 @@
 // Create Invoices: turns a validated request into a stored charge and its record, in one transaction.
-import type { CreateInvoiceRequest, ResponseItem, Transaction } from '../../api/schemas.js';
+import type { CreateInvoiceRequest, CreateInvoiceResponse, ResponseItem, Transaction } from '../../api/schemas.js';
 import { normalizeDocument } from '../../domain/document.js';
 import { computeFee } from '../../domain/fees.js';
 import { makeCheckoutToken, makeSecureId } from '../../domain/ids.js';
@@ -11,7 +11,7 @@ import { enterStatus } from './transitions.js';
 
 const TANGIBLE = new Set(['true', '1', 'yes', 'sim', 's', 'y']);
 
-export function isTangible(productFisical: string | boolean | undefined): boolean {
+export function isTangible(productFisical: string | boolean | null | undefined): boolean {
   if (typeof productFisical === 'boolean') return productFisical;
   return TANGIBLE.has((productFisical ?? '').trim().toLowerCase());
 }
@@ -58,6 +58,8 @@ export function createInvoice(ctx: ServerContext, company: CompanyRow, request: 
       refused_reason: data.refusedReason ?? null,
       postback_url: request.postback_url ?? '',
       ip: request.ip_payer ?? null,
+      external_ref: request.external_id?.trim() || null,
+      metadata: request.metadata ? JSON.stringify(request.metadata) : null,
       payer: JSON.stringify(payer),
       items: JSON.stringify(mapItems(request)),
       fee: JSON.stringify(fee),
@@ -70,4 +72,9 @@ export function createInvoice(ctx: ServerContext, company: CompanyRow, request: 
     enterStatus(store, row, { status: data.status, note: data.note, at, created: true });
     return toTransaction(store, company, row, now);
   });
+}
+
+/** Create's answer, in the production gateway's shape: the record under `data`, with the fields integrations read. */
+export function createdAnswer(tx: Transaction): CreateInvoiceResponse {
+  return { data: { ...tx, invoice_id: tx.secureId, qr_code_pix: tx.pix?.qrCode ?? null } };
 }

@@ -51,9 +51,9 @@ function people(payer: Payer, customer: { id: number; created_at: string; update
   };
   const address = {
     city: payer.address_city ?? '',
-    complement: payer.address_complement ?? null,
-    country: 'br',
-    neighborhood: '',
+    complement: payer.address_complement?.trim() || null,
+    country: 'BR',
+    neighborhood: payer.address_neighborhood ?? '',
     state: (payer.address_state ?? '').toUpperCase(),
     street: payer.address_line ?? '',
     streetNumber: payer.address_number ?? '',
@@ -96,8 +96,8 @@ export function toTransaction(store: Store, company: CompanyRow, row: InvoiceRow
     refusedReason: row.refused_reason,
     postbackUrl: row.postback_url,
     traceable: false,
-    externalRef: null,
-    metadata: null,
+    externalRef: row.external_ref,
+    metadata: parse(row.metadata),
     ip: row.ip,
     delivery: null,
     shipping: null,

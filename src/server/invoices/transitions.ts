@@ -1,7 +1,7 @@
 // Every status change goes through here: the status machine, the timeline, paidAt, the financial
 // movements that keep the company's balances equal to the sum of its movements, and the postback
 // event of the change (recorded in the same transaction).
-import type { EventType } from '../../api/postbacks.js';
+import { EVENT_OF_STATUS, type EventType } from '../../api/postbacks.js';
 import type { Status } from '../../api/schemas.js';
 import { formatBRL } from '../../domain/money.js';
 import { InvalidTransitionError, assertTransition } from '../../domain/status.js';
@@ -49,8 +49,8 @@ export function enterStatus(store: Store, row: InvoiceRow, entry: Entry): void {
     store.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method] ?? 'balance_pix', created_at: entry.at });
   }
   const types: EventType[] = entry.created ? ['invoice.created'] : [];
-  // pending and waiting_3ds are only ever entered at creation, which invoice.created already tells
-  if (entry.status !== 'pending' && entry.status !== 'waiting_3ds') types.push(`invoice.${entry.status}`);
+  const event = EVENT_OF_STATUS[entry.status];
+  if (event) types.push(event);
   recordEvents(store, row, types, entry.at);
 }
 

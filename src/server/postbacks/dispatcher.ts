@@ -3,7 +3,7 @@
 // side up to a bound, so a slow or dead receiver holds up only its own charge's events.
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { SIGNATURE_HEADER, signatureHeader } from '../../domain/signature.js';
+import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER, bodySignature, signatureHeader } from '../../domain/signature.js';
 import type { EventRow } from '../store/events.js';
 import type { Store } from '../store/index.js';
 import { postJson } from '../../net/post-json.js';
@@ -69,6 +69,7 @@ export function createDispatcher(options: DispatcherOptions) {
       'content-type': 'application/json',
       'user-agent': options.userAgent,
       [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secret, Math.floor(started.getTime() / 1000), event.body),
+      [BODY_SIGNATURE_HEADER.toLowerCase()]: bodySignature(secret, event.body),
       'pinvoice-event-id': event.public_id,
     };
     const t0 = performance.now();

@@ -1,7 +1,7 @@
 // What the merchant reads and does about postbacks: the secret, the events of a charge with every
 // attempt, and a resend.
 import type { PostbackBody, WebhookEvent } from '../../api/postbacks.js';
-import { SIGNATURE_HEADER } from '../../domain/signature.js';
+import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../../domain/signature.js';
 import { ApiError } from '../errors.js';
 import { findInvoice } from '../invoices/lifecycle.js';
 import type { ServerContext } from '../invoices/context.js';
@@ -13,7 +13,7 @@ export function toWebhookEvent(store: Store, row: EventRow): WebhookEvent {
   const payload = JSON.parse(row.body) as PostbackBody;
   return {
     id: row.public_id,
-    event: payload.event,
+    event: row.type as WebhookEvent['event'],
     created_at: row.created_at,
     invoice_id: payload.invoice_id,
     status: payload.status,
@@ -34,7 +34,11 @@ export function toWebhookEvent(store: Store, row: EventRow): WebhookEvent {
   };
 }
 
-export const webhookSecret = (company: CompanyRow) => ({ webhook_secret: company.webhook_secret, signature_header: SIGNATURE_HEADER });
+export const webhookSecret = (company: CompanyRow) => ({
+  webhook_secret: company.webhook_secret,
+  signature_header: SIGNATURE_HEADER,
+  body_signature_header: BODY_SIGNATURE_HEADER,
+});
 
 export function listEvents(ctx: ServerContext, company: CompanyRow, ref: string): { data: WebhookEvent[] } {
   // a charge past its time is expired (and its event recorded) before the list

@@ -1,7 +1,7 @@
 // Records a postback event in the transaction of the change it describes (the outbox pattern):
 // the change and its event are committed together, or neither is.
 import { randomBytes } from 'node:crypto';
-import type { EventType } from '../../api/postbacks.js';
+import type { EventType, PostbackBody } from '../../api/postbacks.js';
 import type { Store } from '../store/index.js';
 import { toTransaction } from '../invoices/record.js';
 
@@ -16,11 +16,14 @@ export function recordEvents(store: Store, invoice: { id: number; company_id: nu
   const company = store.companies.get(invoice.company_id);
   const row = store.invoices.find(invoice.company_id, String(invoice.id));
   if (!company || !row) throw new Error(`events ${types.join(', ')} for a missing invoice ${invoice.id}`);
-  const data = toTransaction(store, company, row, new Date(at));
+  const transaction = toTransaction(store, company, row, new Date(at));
   const url = row.postback_url;
   for (const type of types) {
     const id = newEventId();
-    const body = JSON.stringify({ id, event: type, created_at: at, invoice_id: row.secure_id, status: row.status, total: row.amount, method: row.method, data });
+    const body = JSON.stringify({
+      id: row.secure_id, invoice_id: row.secure_id, event: type, status: transaction.status, total: row.amount,
+      method: transaction.paymentMethod, event_id: id, created_at: at, paid_at: row.paid_at, transaction,
+    } satisfies PostbackBody);
     store.events.insert({
       public_id: id,
       company_id: row.company_id,

@@ -26,6 +26,9 @@ export interface InvoiceRow {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+  external_ref: string | null;
+  /** JSON object of strings */
+  metadata: string | null;
 }
 
 export interface CustomerRow {
@@ -48,7 +51,7 @@ export interface MovementRow {
 const COLUMNS = [
   'id', 'company_id', 'secure_id', 'token_checkout', 'customer_id', 'method', 'status', 'amount', 'installments',
   'refunded_amount', 'refused_reason', 'postback_url', 'ip', 'payer', 'items', 'fee', 'pix_code', 'pix_txid', 'boleto',
-  'card', 'expires_at', 'created_at', 'updated_at', 'paid_at',
+  'card', 'expires_at', 'created_at', 'updated_at', 'paid_at', 'external_ref', 'metadata',
 ] as const;
 
 export function createInvoiceRepo(db: Db) {

@@ -142,4 +142,24 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX attempts_event ON delivery_attempts(event_id, id);
   `,
+  // 3: production fidelity. The merchant's own reference and metadata; postback bodies recorded by
+  // earlier versions rewritten to the production payload (id = the charge's id, the record under
+  // `transaction`, invoice.failed for a refused card), so events still pending go out in the new shape.
+  `
+  ALTER TABLE invoices ADD COLUMN external_ref TEXT;
+  ALTER TABLE invoices ADD COLUMN metadata TEXT;
+  UPDATE events SET type = 'invoice.failed' WHERE type = 'invoice.refused';
+  UPDATE events SET body = json_object(
+    'id', body ->> '$.invoice_id',
+    'invoice_id', body ->> '$.invoice_id',
+    'event', type,
+    'status', body ->> '$.status',
+    'total', body ->> '$.total',
+    'method', body ->> '$.method',
+    'event_id', public_id,
+    'created_at', body ->> '$.created_at',
+    'paid_at', body ->> '$.data.paidAt',
+    'transaction', body -> '$.data'
+  ) WHERE body ->> '$.event_id' IS NULL;
+  `,
 ];
