@@ -196,11 +196,14 @@ function createCommand(): Command {
     .option('--payer-address <street>', 'payer street (boleto)')
     .option('--payer-number <number>', 'payer street number (boleto)')
     .option('--payer-complement <text>', 'payer address complement')
+    .option('--payer-neighborhood <name>', 'payer neighbourhood (bairro)')
     .option('--payer-city <city>', 'payer city (boleto)')
     .option('--payer-state <uf>', 'payer state, two letters (boleto)')
     .option('--tangible', 'the items are physical products (product_fisical)')
     .option('--postback-url <url>', 'where postbacks about this charge are sent')
     .option('--ip <address>', 'payer IP address (ip_payer)')
+    .option('--external-id <ref>', 'your own reference for the charge, e.g. the order number (external_id)')
+    .option('--metadata <key=value>', 'a metadata entry, repeatable (string values)', collect)
     .option('--card-token <token>', 'a tokenized card (credit_card)')
     .option('--installments <n>', 'card installments, 1 to 12')
     .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')
@@ -214,6 +217,7 @@ function createCommand(): Command {
       'cat charge.json | pinvoice invoice create --file - --json | jq -r .secureId',
       'pinvoice invoice create --method pix --payer-name "Fulano de Tal" --payer-email f@example.com \\\n      --payer-document 529.982.247-25 --item "Camiseta:1:19,90" --no-input',
       'pinvoice invoice create --file charge.json --amount 25,00 --dry-run',
+      'pinvoice invoice create --file charge.json --external-id pedido-1042 --metadata channel=loja --no-input',
     ))
     .action(async (flags) => (await import('./cli/invoice.js')).createInvoice(flags));
 }

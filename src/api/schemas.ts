@@ -62,11 +62,12 @@ export const METADATA_MAX_KEYS = 50;
 /** The merchant's own key-value pairs, kept and answered back (`metadata` in the record). */
 export const Metadata = z
   .record(
-    z.string().min(1, 'keys must not be empty').max(64, 'keys must be at most 64 characters'),
+    z.string(),
     z.string({ error: 'must be a string (metadata values are strings)' }).max(MAX_STRING, `must be at most ${MAX_STRING} characters`),
     { error: 'must be an object of strings' },
   )
-  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must hold at most ${METADATA_MAX_KEYS} keys`);
+  .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must hold at most ${METADATA_MAX_KEYS} keys`)
+  .refine((value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= 64), 'keys must be 1 to 64 characters long');
 
 export const CreateInvoiceRequest = z.object({
   method: Method,

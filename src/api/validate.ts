@@ -17,6 +17,7 @@ export function jsonPath(path: readonly PropertyKey[]): string {
 
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return 'is required';
+  if (issue.code === 'invalid_type' && typeof issue.path.at(-1) === 'string' && /received null$/.test(issue.message)) return 'is required (null is no value)';
   if (issue.code === 'invalid_type' && issue.path.length === 0) return `must be a JSON object, not ${issue.message.replace(/^.*received /, '')}`;
   if (issue.code === 'unrecognized_keys') return issue.message;
   return issue.message.replace(/^Invalid input: /, '');

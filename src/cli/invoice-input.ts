@@ -16,12 +16,15 @@ export interface CreateFlags {
   payerAddress?: string;
   payerNumber?: string;
   payerComplement?: string;
+  payerNeighborhood?: string;
   payerCity?: string;
   payerState?: string;
   item?: string[];
   tangible?: boolean;
   postbackUrl?: string;
   ip?: string;
+  externalId?: string;
+  metadata?: string[];
   cardToken?: string;
   installments?: string;
 }
@@ -96,6 +99,17 @@ export async function readPayload(file: string): Promise<Json> {
   return value as Json;
 }
 
+/** ["order=1042", "channel=loja"] -> {order: "1042", channel: "loja"}, over the file's metadata; the value may hold "=". */
+export function parseMetadata(pairs: readonly string[], base: unknown): Json {
+  const out: Json = typeof base === 'object' && base !== null && !Array.isArray(base) ? { ...(base as Json) } : {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw usageError(`--metadata "${pair}" must be "key=value", e.g. --metadata order=1042`);
+    out[pair.slice(0, at).trim()] = pair.slice(at + 1);
+  }
+  return out;
+}
+
 const set = (target: Json, key: string, value: unknown) => {
   if (value !== undefined) target[key] = value;
 };
@@ -110,10 +124,13 @@ export function applyFlags(base: Json, flags: CreateFlags): Json {
   set(out, 'product_fisical', flags.tangible === undefined ? undefined : String(flags.tangible));
   set(out, 'postback_url', flags.postbackUrl);
   set(out, 'ip_payer', flags.ip);
+  set(out, 'external_id', flags.externalId);
+  set(out, 'metadata', flags.metadata?.length ? parseMetadata(flags.metadata, base.metadata) : undefined);
   const fields: [string, string | undefined][] = [
     ['name', flags.payerName], ['email', flags.payerEmail], ['cpf_cnpj', flags.payerDocument], ['phone', flags.payerPhone],
     ['address_zip', flags.payerZip], ['address_line', flags.payerAddress], ['address_number', flags.payerNumber],
-    ['address_complement', flags.payerComplement], ['address_city', flags.payerCity], ['address_state', flags.payerState],
+    ['address_complement', flags.payerComplement], ['address_neighborhood', flags.payerNeighborhood],
+    ['address_city', flags.payerCity], ['address_state', flags.payerState],
   ];
   for (const [key, value] of fields) set(payer, key, value);
   if (Object.keys(payer).length > 0) out.payer = payer;

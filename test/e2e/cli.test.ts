@@ -188,10 +188,27 @@ describe('invoice get', () => {
     created = json((await cli(['invoice', 'create', '--file', charge, '--json'])).stdout);
   });
 
-  it('--json prints the record exactly as the API returned it', async () => {
+  it('--json prints the record exactly as the API returned it; create --json printed the same record', async () => {
     const result = await cli(['invoice', 'get', String(created.id), '--json']);
     const direct = await (await fetch(`${server.url}/api/v2/invoices/${created.id}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
     expect(json(result.stdout)).toEqual(direct);
+    expect(created).toEqual(direct);
+  });
+
+  it('create takes --external-id, --metadata and --payer-neighborhood; get shows them', async () => {
+    const made = await cli(['invoice', 'create', '--file', charge, '--external-id', 'pedido-1042', '--metadata', 'channel=loja', '--metadata', 'note=a=b',
+      '--payer-neighborhood', 'Bela Vista', '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const record = json(made.stdout);
+    expect(record).toMatchObject({ externalRef: 'pedido-1042', metadata: { channel: 'loja', note: 'a=b' } });
+    expect(record.customer.address.neighborhood).toBe('Bela Vista');
+    const shown = (await cli(['invoice', 'get', record.secureId, '--no-qr'])).stdout;
+    expect(shown).toMatch(/external ref\s+│?\s*pedido-1042/);
+    expect(shown).toContain('channel=loja, note=a=b');
+    expect(shown).toContain('Bela Vista');
+    const bad = await cli(['invoice', 'create', '--file', charge, '--metadata', 'nokey']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--metadata "nokey" must be "key=value"/);
   });
 
   it('renders tables a support agent reads at a glance, with the pix code whole', async () => {

@@ -125,6 +125,8 @@ describe('Create Invoices in the production gateway’s shape', () => {
     ['metadata.order', { metadata: { order: 1042 } }, 'must be a string (metadata values are strings)'],
     ['metadata', { metadata: ['a'] }, 'must be an object of strings'],
     ['external_id', { external_id: 'x'.repeat(256) }, 'must be at most 255 characters'],
+    ['metadata', { metadata: { '': 'empty key' } }, 'keys must be 1 to 64 characters long'],
+    ['payer.name', { payer: { ...validPix().payer, name: null } }, 'is required (null is no value)'],
   ])('refuses %s it cannot honour, naming it', async (path, fields, message) => {
     const { status, body } = await request(server, 'POST', '/api/v2/invoices', { body: validPix(fields) });
     expect(status).toBe(422);

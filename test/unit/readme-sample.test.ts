@@ -1,38 +1,50 @@
-// The signature check the README offers merchants is run here, so the sample cannot rot.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The signature checks the README offers merchants are run here, so the samples cannot rot
+// (test/compat/readme-handlers.test.ts runs the whole handlers against real deliveries).
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../src/domain/signature.js';
+import { bodySignature, signatureHeader } from '../../src/domain/signature.js';
+import { readmeBlocks, SIGNATURE_SECTION, writeSample } from '../support/readme.js';
 
-type Verify = (rawBody: Buffer, header: string | undefined, secret: string, toleranceSeconds?: number) => boolean;
-let verifyPostback: Verify;
+type VerifyBody = (rawBody: Buffer, signature: string | undefined, secret: string) => boolean;
+type VerifyTimestamped = (rawBody: Buffer, header: string | undefined, secret: string, toleranceSeconds?: number) => boolean;
+let verifyWebhookSignature: VerifyBody;
+let verifyPinvoiceSignature: VerifyTimestamped;
 
 beforeAll(async () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const sample = /### Verifying the signature in your server[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (!sample) throw new Error('README has no js sample under "Verifying the signature in your server"');
-  const path = join(mkdtempSync(join(tmpdir(), 'pinvoice-readme-')), 'verify.mjs');
-  writeFileSync(path, sample);
-  ({ verifyPostback } = (await import(pathToFileURL(path).href)) as { verifyPostback: Verify });
+  const [handler, replaySafe] = readmeBlocks(SIGNATURE_SECTION, 'js');
+  ({ verifyWebhookSignature } = (await import(pathToFileURL(writeSample('handler.mjs', handler ?? '')).href)) as { verifyWebhookSignature: VerifyBody });
+  ({ verifyPinvoiceSignature } = (await import(pathToFileURL(writeSample('replay-safe.mjs', replaySafe ?? '')).href)) as { verifyPinvoiceSignature: VerifyTimestamped });
 });
 
-describe('the README signature sample', () => {
-  const secret = 'whsec_readme_sample';
-  const body = Buffer.from('{"id":"evt_1","event":"invoice.paid","total":1990}');
-  const now = () => Math.floor(Date.now() / 1000);
+const secret = 'whsec_readme_sample';
+const body = Buffer.from('{"id":"INV-20261123-000001-9439","event":"invoice.paid","total":1990}');
+const now = () => Math.floor(Date.now() / 1000);
 
+describe('the README X-Webhook-Signature check', () => {
   it('accepts what the server signs', () => {
-    expect(verifyPostback(body, signatureHeader(secret, now(), body), secret)).toBe(true);
+    expect(verifyWebhookSignature(body, bodySignature(secret, body), secret)).toBe(true);
+  });
+
+  it('rejects a changed body, a wrong secret, a truncated signature and no header', () => {
+    const signature = bodySignature(secret, body);
+    expect(verifyWebhookSignature(Buffer.from(body.toString().replace('1990', '1991')), signature, secret)).toBe(false);
+    expect(verifyWebhookSignature(body, signature, `${secret}x`)).toBe(false);
+    expect(verifyWebhookSignature(body, signature.slice(2), secret)).toBe(false);
+    expect(verifyWebhookSignature(body, undefined, secret)).toBe(false);
+  });
+});
+
+describe('the README Pinvoice-Signature check (replay-safe)', () => {
+  it('accepts what the server signs', () => {
+    expect(verifyPinvoiceSignature(body, signatureHeader(secret, now(), body), secret)).toBe(true);
   });
 
   it('rejects a changed body, a changed timestamp, a wrong secret, an old signature and no header', () => {
     const header = signatureHeader(secret, now(), body);
-    expect(verifyPostback(Buffer.from(body.toString().replace('1990', '1991')), header, secret)).toBe(false);
-    expect(verifyPostback(body, header.replace(/t=(\d+)/, (_, t: string) => `t=${Number(t) - 1}`), secret)).toBe(false);
-    expect(verifyPostback(body, header, `${secret}x`)).toBe(false);
-    expect(verifyPostback(body, signatureHeader(secret, now() - 600, body), secret)).toBe(false);
-    expect(verifyPostback(body, undefined, secret)).toBe(false);
+    expect(verifyPinvoiceSignature(Buffer.from(body.toString().replace('1990', '1991')), header, secret)).toBe(false);
+    expect(verifyPinvoiceSignature(body, header.replace(/t=(\d+)/, (_, t: string) => `t=${Number(t) - 1}`), secret)).toBe(false);
+    expect(verifyPinvoiceSignature(body, header, `${secret}x`)).toBe(false);
+    expect(verifyPinvoiceSignature(body, signatureHeader(secret, now() - 600, body), secret)).toBe(false);
+    expect(verifyPinvoiceSignature(body, undefined, secret)).toBe(false);
   });
 });

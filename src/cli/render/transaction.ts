@@ -34,6 +34,8 @@ function summaryRows(tx: Transaction, palette: Palette): Row[] {
   if (expiresAt !== null) rows.push(['expires', dateTime(expiresAt)]);
   if (tx.refusedReason !== null && tx.refusedReason !== '') rows.push(['refused reason', palette.bad(tx.refusedReason)]);
   if (tx.externalRef !== null && tx.externalRef !== '') rows.push(['external ref', tx.externalRef]);
+  const metadata = Object.entries(tx.metadata ?? {}).map(([key, value]) => `${key}=${String(value)}`);
+  if (metadata.length > 0) rows.push(['metadata', metadata.join(', ')]);
   if (tx.postbackUrl !== '') rows.push(['postback URL', tx.postbackUrl]);
   return rows;
 }

@@ -144,7 +144,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 3: production fidelity. The merchant's own reference and metadata; postback bodies recorded by
   // earlier versions rewritten to the production payload (id = the charge's id, the record under
-  // `transaction`, invoice.failed for a refused card), so events still pending go out in the new shape.
+  // `transaction`, invoice.failed for a refused card), so events still pending go out in the new
+  // shape; remembered create answers rewritten to {data: …}, so a replay answers as a new create does.
   `
   ALTER TABLE invoices ADD COLUMN external_ref TEXT;
   ALTER TABLE invoices ADD COLUMN metadata TEXT;
@@ -161,5 +162,9 @@ export const MIGRATIONS: readonly string[] = [
     'paid_at', body ->> '$.data.paidAt',
     'transaction', body -> '$.data'
   ) WHERE body ->> '$.event_id' IS NULL;
+  UPDATE idempotency_keys SET response = json_object('data', json_set(response,
+    '$.invoice_id', response ->> '$.secureId',
+    '$.qr_code_pix', response -> '$.pix.qrCode'
+  )) WHERE operation = 'createInvoice' AND status_code = 200 AND response ->> '$.data' IS NULL;
   `,
 ];
