@@ -1,6 +1,7 @@
 // Postbacks as data: the event body POSTed to a charge's postback_url, and the delivery history
 // the merchant reads back. Shared by the server, the client and the OpenAPI document.
 import { z } from 'zod';
+import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../domain/signature.js';
 import { Method, Status, Transaction } from './schemas.js';
 
 // Production's names where production has one (invoice.failed for a refused card), ours otherwise.
@@ -76,8 +77,8 @@ export const EventList = z.object({ data: z.array(WebhookEvent) });
 
 export const WebhookSecret = z.object({
   webhook_secret: z.string().describe('signs every postback of this company; keep it on your server only'),
-  signature_header: z.literal('Pinvoice-Signature').describe('t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">: replay-safe'),
-  body_signature_header: z.literal('X-Webhook-Signature').describe("<hex HMAC-SHA256 of the body>: production's form"),
+  signature_header: z.literal(SIGNATURE_HEADER).describe('t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">: replay-safe'),
+  body_signature_header: z.literal(BODY_SIGNATURE_HEADER).describe("<hex HMAC-SHA256 of the body>: production's form"),
 });
 
 export type EventType = z.infer<typeof EventType>;
