@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signatureHeader } from '../src/domain/signature.js';
+import { bodySignature, signatureHeader } from '../src/domain/signature.js';
 import { postJson } from '../src/net/post-json.js';
 import { createApp } from '../src/server/app.js';
 import { POSTBACK_DEFAULTS } from '../src/server/postbacks/dispatcher.js';
@@ -38,7 +38,7 @@ const db = join(dir, 'bench.db');
       method: 'POST', url: '/api/v2/invoices', headers: { authorization: `Bearer ${TOKEN}` },
       payload: { method: 'pix', total_price_cents: 1990, postback_url: url, payer: { name: 'Fulano de Tal', email: 'f@example.com', cpf_cnpj: '529.982.247-25' }, items: [{ name: 'Camiseta', quantity: 1, unit_price: 1990 }] },
     });
-    const { id } = created.json<{ id: number }>();
+    const { id } = created.json<{ data: { id: number } }>().data;
     await app.inject({ method: 'POST', url: `/api/v2/sandbox/invoices/${id}/pay`, headers: { authorization: `Bearer ${TOKEN}` } });
   }
   await app.close();
@@ -49,6 +49,7 @@ const store = openStore(db);
 const bodies = store.db.prepare<[], { body: string }>('SELECT body FROM events ORDER BY id').all().map((row) => row.body);
 const secret = store.companies.list()[0]?.webhook_secret ?? '';
 const events = bodies.length;
+if (events !== 2 * CHARGES) throw new Error(`the outbox holds ${events} events, not ${2 * CHARGES}: the bench measures nothing`);
 
 // Baseline: the same bodies, signed and POSTed with the dispatcher's concurrency, nothing stored.
 async function baseline(): Promise<number> {
@@ -57,7 +58,11 @@ async function baseline(): Promise<number> {
   const worker = async () => {
     while (next < bodies.length) {
       const body = bodies[next++] ?? '';
-      const headers = { 'content-type': 'application/json', 'pinvoice-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), body) };
+      const headers = {
+        'content-type': 'application/json',
+        'pinvoice-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), body),
+        'x-webhook-signature': bodySignature(secret, body),
+      };
       await postJson(url, body, headers, 10_000);
     }
   };
