@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
   cnpjCheckDigits, cpfCheckDigits, documentType, formatCnpj, formatCpf, formatDocument,
-  isValidCnpj, isValidCpf, isValidCpfCnpj, normalizeDocument,
+  documentProblem, isValidCnpj, isValidCpf, isValidCpfCnpj, normalizeDocument,
 } from '../../src/domain/document.js';
 
 const VALID_CPFS = [
@@ -108,4 +108,30 @@ describe('properties', () => {
       fc.pre(doc.at(-2) !== '0' && old !== char && (value(old) - value(char)) % 11 !== 0 && (doc.length === 14 || DIGITS.includes(char)));
       return !isValidCpfCnpj(replaceAt(doc, index, char));
     }), { numRuns: 1000 }));
+});
+
+describe('documentProblem: why a document is refused, in one wording for every caller', () => {
+  it.each([
+    ['529.982.247-25', null],
+    ['12.ABC.345/01DE-35', null],
+    ['000.000.000-00', 'repeated'],
+    ['00.000.000/0000-00', 'repeated'],
+    ['111.111.111-11', 'repeated'],
+    ['529.982.247-24', 'check_digits'],
+    ['11.222.333/0001-82', 'check_digits'],
+    ['1234', 'shape'],
+    ['', 'shape'],
+  ])('%j → %s', (input, reason) => {
+    expect(documentProblem(input)?.reason ?? null).toBe(reason);
+  });
+
+  it('says what is wrong, naming the kind of document', () => {
+    expect(documentProblem('000.000.000-00')?.message).toBe('not a valid CPF: all its digits are equal (a placeholder, not a real document)');
+    expect(documentProblem('11.222.333/0001-82')?.message).toBe('not a valid CNPJ: the check digits do not match');
+  });
+
+  it('narrowed to a CNPJ, calls a CPF the wrong shape', () => {
+    expect(documentProblem('529.982.247-25', 'cnpj')?.reason).toBe('shape');
+    expect(documentProblem('11.222.333/0001-81', 'cnpj')).toBeNull();
+  });
 });
