@@ -1,5 +1,5 @@
 // `pinvoice profile list|use`: tokens are shown masked, never whole.
-import { maskToken } from '../client/errors.js';
+import { maskToken } from '../domain/secrets.js';
 import { openConfig } from './config.js';
 import type { CommonFlags } from './context.js';
 import { CliError, EXIT } from './errors.js';

@@ -18,8 +18,3 @@ export class NetworkError extends Error {}
 
 /** The server answered 2xx with a body that does not fit the API. */
 export class UnexpectedResponseError extends Error {}
-
-/** Shows enough of a token to recognise it in debug output, never enough to use it. */
-export function maskToken(token: string): string {
-  return token.length <= 12 ? '****' : `${token.slice(0, 8)}…${token.slice(-4)}`;
-}

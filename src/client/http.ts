@@ -1,6 +1,7 @@
 // One HTTP exchange with timeouts, retries where they cannot duplicate a charge, and debug output.
 import { ofetch } from 'ofetch';
-import { maskToken, NetworkError } from './errors.js';
+import { maskToken, redactCard } from '../domain/secrets.js';
+import { NetworkError } from './errors.js';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -79,7 +80,8 @@ export function createHttp(options: HttpOptions) {
     for (const [name, value] of Object.entries(headers)) {
       debug(`> ${name}: ${name === 'Authorization' ? `Bearer ${maskToken(value.slice(7))}` : value}`);
     }
-    if (request.body !== undefined) debug(`> ${JSON.stringify(request.body).slice(0, DEBUG_BODY_LIMIT)}`);
+    // the card number and security code are masked like the token: debug output ends up in bug reports
+    if (request.body !== undefined) debug(`> ${JSON.stringify(redactCard(request.body)).slice(0, DEBUG_BODY_LIMIT)}`);
   }
 
   async function once(request: HttpRequest, url: string, headers: Record<string, string>): Promise<{ status: number; text: string; retryAfter: string | null }> {

@@ -1,9 +1,11 @@
 // Idempotency-Key: the same key and body within 24 hours answer the first response again and create nothing.
 import { createHash } from 'node:crypto';
+import { redactCard } from '../domain/secrets.js';
 import { ApiError } from './errors.js';
 import type { Store } from './store/index.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const UNKNOWN_HASH = 'unknown';
 const MAX_KEY_LENGTH = 255;
 
 export interface Answer {
@@ -22,8 +24,13 @@ export function checkKey(key: string | string[] | undefined): string | undefined
   return key;
 }
 
+/**
+ * The fingerprint a key's first request is remembered by. The card number (but its first 6 and last 4
+ * digits, which the answer shows anyway) and the security code are left out: a hash of them could be
+ * reversed by trying every number.
+ */
 export function hashBody(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+  return createHash('sha256').update(JSON.stringify(redactCard(body) ?? null)).digest('hex');
 }
 
 /**
@@ -40,7 +47,8 @@ export function oncePerKey(
     const previous = store.idempotency.get(scope.companyId, scope.operation, scope.key);
     const fresh = previous && Date.parse(previous.created_at) > scope.now.getTime() - IDEMPOTENCY_WINDOW_MS;
     if (previous && fresh) {
-      if (previous.request_hash !== hash) {
+      // 'unknown': remembered before card data was left out of the hash (migration 4); the key alone decides
+      if (previous.request_hash !== hash && previous.request_hash !== UNKNOWN_HASH) {
         throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with another request body.');
       }
       return { status: previous.status_code, body: JSON.parse(previous.response) as unknown, replayed: true };

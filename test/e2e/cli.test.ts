@@ -250,6 +250,17 @@ describe('invoice get', () => {
     expect(json(result.stdout).id).toBe(created.id);
   });
 
+  it('--debug masks the card number and the security code like the token', async () => {
+    const card = { number: '4111 1111 1111 1111', first_name: 'Fulano', last_name: 'de Tal', month: '12', year: '2030', security_code: '9731' };
+    const path = join(work, 'card.json');
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(charge, 'utf8')), method: 'credit_card', card }));
+    const result = await cli(['invoice', 'create', '--file', path, '--debug', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('"number":"411111******1111"');
+    expect(result.stderr).toContain('"security_code":"***"');
+    for (const secret of ['4111 1111 1111 1111', '4111111111111111', '9731']) expect(result.stderr).not.toContain(secret);
+  });
+
   it('--watch exits 8 when still pending at --timeout', async () => {
     const result = await cli(['invoice', 'get', String(created.id), '--watch', '--timeout', '1', '--interval', '1']);
     expect(result.code).toBe(8);

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashBody } from '../../src/server/idempotency.js';
 import { CARDS, SECURITY_CODE, cardCharge, create, refund, sandbox } from '../support/charges.js';
 import { addTestCompany, request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
@@ -98,5 +100,26 @@ describe('card data at rest', () => {
     expect(bytes).not.toContain(`"${SECURITY_CODE}"`);
     expect(bytes).not.toContain('security_code');
     expect(bytes).toContain('"lastDigits":"1111"');
+  });
+
+  it('an Idempotency-Key record keeps no derivative of the card number or the security code', async () => {
+    const server = await startTestServer();
+    try {
+      const key = { 'idempotency-key': 'card-key' };
+      const first = await request(server, 'POST', '/api/v2/invoices', { body: cardCharge(CARDS.approved), headers: key });
+      expect(first.status).toBe(200);
+      const { request_hash: stored } = server.store.db.prepare("SELECT request_hash FROM idempotency_keys WHERE key = 'card-key'").get() as { request_hash: string };
+      // the hash is of the request with the number masked (first 6, last 4: shown in the answer anyway) and the code blanked
+      const masked: any = cardCharge('411111******1111', {});
+      masked.card.security_code = '***';
+      expect(stored).toBe(createHash('sha256').update(JSON.stringify(masked)).digest('hex'));
+      // so a brute force over the hidden digits and the code finds nothing: other middles and codes hash the same
+      const other: any = cardCharge('4111119999991111');
+      other.card.security_code = '000';
+      expect(hashBody(other)).toBe(stored);
+      expect((await request(server, 'POST', '/api/v2/invoices', { body: cardCharge(CARDS.approved), headers: key })).headers.get('idempotent-replayed')).toBe('true');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/server/store/migrations.js';
 import { CARDS, cardCharge, create, sandbox } from '../support/charges.js';
 import { request, startTestServer, validPix } from '../support/server.js';
 
@@ -90,7 +91,7 @@ describe('persistence', () => {
 
     const second = await startTestServer({ db, token: first.token });
     try {
-      expect(second.store.db.pragma('user_version', { simple: true })).toBe(3);
+      expect(second.store.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
       const migrated = (second.store.db.prepare('SELECT type, body FROM events ORDER BY id').all() as { type: string; body: string }[])
         .map((e) => ({ type: e.type, body: JSON.parse(e.body) }));
       expect(migrated).toEqual(current);
@@ -101,6 +102,26 @@ describe('persistence', () => {
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body).toEqual(answered);
       expect(replay.body.data.qr_code_pix).toBeNull();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('migration 4 drops the hashes of card creates that earlier versions kept; their keys still replay', async () => {
+    const db = join(dir, 'migrate-4.db');
+    const first = await startTestServer({ db });
+    const keyed = { 'idempotency-key': 'card-before-migration-4' };
+    const card = cardCharge(CARDS.approved);
+    const answered = (await request(first, 'POST', '/api/v2/invoices', { body: card, headers: keyed })).body;
+    first.store.db.exec("UPDATE idempotency_keys SET request_hash = 'raw-hash-of-the-card' ; PRAGMA user_version = 3;");
+    await first.close();
+    const second = await startTestServer({ db, token: first.token });
+    try {
+      const { request_hash } = second.store.db.prepare('SELECT request_hash FROM idempotency_keys').get() as { request_hash: string };
+      expect(request_hash).toBe('unknown');
+      const replay = await request(second, 'POST', '/api/v2/invoices', { body: card, headers: keyed });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body).toEqual(answered);
     } finally {
       await second.close();
     }

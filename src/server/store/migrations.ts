@@ -167,4 +167,10 @@ export const MIGRATIONS: readonly string[] = [
     '$.qr_code_pix', response -> '$.pix.qrCode'
   )) WHERE operation = 'createInvoice' AND status_code = 200 AND response ->> '$.data' IS NULL;
   `,
+  // 4: no derivative of a card number or security code is kept. Earlier versions hashed the raw create
+  // request for Idempotency-Key; the hashes of card charges are dropped (marked unknown, see oncePerKey).
+  `
+  UPDATE idempotency_keys SET request_hash = 'unknown'
+  WHERE operation = 'createInvoice' AND response ->> '$.data.paymentMethod' = 'credit_card';
+  `,
 ];

@@ -1,0 +1,29 @@
+// What may be shown or kept of a secret: one rule for bearer tokens, card numbers and security
+// codes, shared by the CLI (debug output, profile list) and the server (idempotency records).
+import { normalizeCardNumber } from './card.js';
+
+/** Shows enough of a token to recognise it, never enough to use it. */
+export function maskToken(token: string): string {
+  return token.length <= 12 ? '****' : `${token.slice(0, 8)}…${token.slice(-4)}`;
+}
+
+/** "4111 1111 1111 1111" -> "411111******1111": what a receipt shows (first 6, last 4), never enough to pay with. */
+export function maskCardNumber(number: string | number): string {
+  const digits = normalizeCardNumber(String(number));
+  if (digits.length < 13) return '*'.repeat(digits.length);
+  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A create request with its card number masked and its security code blanked: safe to print, and
+ * safe to hash (nothing of it lets anyone recover what was masked). Anything else is returned as is.
+ */
+export function redactCard<T>(body: T): T {
+  if (!isObject(body) || !isObject(body.card)) return body;
+  const card = { ...body.card };
+  if (typeof card.number === 'string' || typeof card.number === 'number') card.number = maskCardNumber(card.number);
+  if (card.security_code !== undefined && card.security_code !== null) card.security_code = '***';
+  return { ...body, card } as T;
+}
