@@ -14,15 +14,16 @@ const RESPONSES = {
 };
 
 const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
-  400: ['invalid_json', 'The request is malformed: a body that is not valid JSON (invalid_json), or a broken URL (bad_request).'],
+  400: ['invalid_json', 'The request is malformed: a body that is not valid JSON, not UTF-8 or nested deeper than 32 levels (invalid_json), or a broken URL or request (bad_request).'],
   401: ['unauthorized', 'The bearer token is missing or not accepted.'],
   404: ['not_found', 'No such resource for this company.'],
   409: ['invalid_state', 'Conflict: the status machine forbids this (invalid_state), or the Idempotency-Key was used with another body (idempotency_conflict).'],
   413: ['payload_too_large', 'The body is larger than 1 MiB.'],
-  415: ['unsupported_media_type', 'The body is not sent as application/json.'],
+  415: ['unsupported_media_type', 'The body is not sent as application/json in UTF-8, or is compressed (Content-Encoding).'],
   422: ['validation_failed', 'The request breaks the rules; `details` lists every field at fault with its JSON path.'],
   429: ['rate_limited', 'Too many requests; see Retry-After.'],
   500: ['internal', 'Unexpected server error.'],
+  503: ['server_busy', 'The server holds too many unfinished request bodies; retry shortly.'],
 };
 
 function components(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, Json> {
@@ -60,8 +61,8 @@ function responses(op: Operation): Json {
     ? { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) }
     : { description: 'Success.', content: jsonContent(refTo(op.response)) };
   const out: Json = { 200: success };
-  // Any request can be malformed (400) or meet an unexpected failure (500).
-  for (const status of new Set([400, ...op.errors, 500])) {
+  // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy (503).
+  for (const status of new Set([400, ...op.errors, 500, 503])) {
     const [, description] = STATUS_TEXT[status] ?? ['internal', 'Error.'];
     const headers = status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : undefined;
     out[status] = { description, ...(headers && { headers }), content: jsonContent(refTo(S.ErrorBody)) };

@@ -2,10 +2,45 @@
 // Types are inferred from these schemas and never written twice. Schemas hold no transforms, so the
 // request and response shapes are the same in both directions (and in the OpenAPI document).
 import { z } from 'zod';
+import { MAX_CENTS, MIN_CENTS } from '../domain/money.js';
 import { METHODS, STATUSES } from '../domain/status.js';
 
 const MAX_STRING = 255;
-const text = () => z.string().max(MAX_STRING, `must be at most ${MAX_STRING} characters`);
+
+/**
+ * Characters no request string may hold: C0 (tab and newline too: every field is one line), DEL, C1,
+ * and the bidirectional overrides and isolates. Stored, they would reach a terminal or a page
+ * raw: clear a screen, retitle a window, hide or reorder text.
+ */
+export function isControlCharacter(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+/** The first control character of a string, and its position counted in characters from 1; or undefined. */
+export function findControlCharacter(value: string): { code: number; position: number } | undefined {
+  let position = 0;
+  for (const char of value) {
+    position++;
+    const code = char.codePointAt(0) ?? 0;
+    if (isControlCharacter(code)) return { code, position };
+  }
+  return undefined;
+}
+
+const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** `must not contain control characters (U+001B at position 5)`, or undefined for a clean string. */
+export function controlCharacterProblem(value: string, what = ''): string | undefined {
+  const found = findControlCharacter(value);
+  return found && `must not contain control characters (${hex(found.code)} at position ${found.position}${what})`;
+}
+
+/** A string free of control characters; a refine, not a transform, so the OpenAPI shape is unchanged. */
+const oneLine = <S extends z.ZodType<string>>(schema: S): S =>
+  schema.refine((value) => findControlCharacter(value) === undefined, {
+    error: (issue) => controlCharacterProblem(String(issue.input)),
+  });
+const text = () => oneLine(z.string().max(MAX_STRING, `must be at most ${MAX_STRING} characters`));
 /** A required string: blank (only spaces) counts as missing; surrounding spaces are dropped. */
 const requiredText = () => text().trim().min(1, 'is required');
 /** An optional request field: `null`, as production integrations send for "none", is the same as leaving it out. */
@@ -16,6 +51,9 @@ const cents = () => z.int().describe('integer amount in cents');
 const wholeNumber = (min: number, max: number, range = `${min} to ${max}`) =>
   z.int({ error: `must be a whole number from ${range}` }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
+/** An amount in cents within the one cap every charge, item and refund shares. */
+const amountCents = () => wholeNumber(MIN_CENTS, MAX_CENTS, `${MIN_CENTS} to ${MAX_CENTS} (cents)`);
+
 export const Method = z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` });
 export const Status = z.enum(STATUSES);
 
@@ -24,7 +62,7 @@ export const Status = z.enum(STATUSES);
 export const Payer = z.object({
   name: requiredText(),
   cpf_cnpj: requiredText(),
-  email: z.email('must be an e-mail address').max(MAX_STRING),
+  email: oneLine(z.email('must be an e-mail address').max(MAX_STRING)),
   phone: optional(text()),
   address_zip: optional(text()),
   address_line: optional(text()),
@@ -55,7 +93,7 @@ export const RequestItem = z.object({
   name: requiredText(),
   description: optional(text()),
   quantity: wholeNumber(1, 1_000_000),
-  unit_price: wholeNumber(1, 100_000_000, '1 to 100000000 (cents)'),
+  unit_price: amountCents(),
 });
 
 export const METADATA_MAX_KEYS = 50;
@@ -63,18 +101,26 @@ export const METADATA_MAX_KEYS = 50;
 export const Metadata = z
   .record(
     z.string(),
-    z.string({ error: 'must be a string (metadata values are strings)' }).max(MAX_STRING, `must be at most ${MAX_STRING} characters`),
+    oneLine(z.string({ error: 'must be a string (metadata values are strings)' }).max(MAX_STRING, `must be at most ${MAX_STRING} characters`)),
     { error: 'must be an object of strings' },
   )
   .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must hold at most ${METADATA_MAX_KEYS} keys`)
-  .refine((value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= 64), 'keys must be 1 to 64 characters long');
+  .refine((value) => Object.keys(value).every((key) => key.length >= 1 && key.length <= 64), 'keys must be 1 to 64 characters long')
+  // Checked here, not by a key schema: a key's own path would carry the character to the terminal.
+  .refine((value) => Object.keys(value).every((key) => findControlCharacter(key) === undefined), {
+    error: (issue) => {
+      const keys = Object.keys(issue.input as Record<string, unknown>);
+      const index = keys.findIndex((key) => findControlCharacter(key) !== undefined);
+      return `keys ${controlCharacterProblem(keys[index] ?? '', ` of key ${index + 1}`)}`;
+    },
+  });
 
 export const CreateInvoiceRequest = z.object({
   method: Method,
   product_fisical: optional(z.union([text(), z.boolean()])),
   ip_payer: optional(z.union([z.ipv4(), z.ipv6()], 'must be an IPv4 or IPv6 address')),
-  total_price_cents: wholeNumber(1, 100_000_000, '1 to 100000000 (cents)'),
-  postback_url: optional(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).max(2048)]))
+  total_price_cents: amountCents(),
+  postback_url: optional(z.union([z.literal(''), oneLine(z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).max(2048))]))
     .describe('where postbacks go; "" or null: none'),
   payer: Payer,
   card: optional(CardInput),
@@ -86,7 +132,7 @@ export const CreateInvoiceRequest = z.object({
 });
 
 export const RefundRequest = z.object({
-  amount_cents: wholeNumber(1, 100_000_000, '1 to 100000000 (cents)').optional(),
+  amount_cents: amountCents().optional(),
   reason: text().optional(),
 });
 
@@ -319,7 +365,9 @@ export const ERROR_CODES = [
   'idempotency_conflict',
   'payload_too_large',
   'unsupported_media_type',
+  'request_timeout',
   'rate_limited',
+  'server_busy',
   'internal',
 ] as const;
 

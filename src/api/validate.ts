@@ -3,15 +3,24 @@
 import type { z } from 'zod';
 import { isExpired, normalizeCardNumber, passesLuhn } from '../domain/card.js';
 import { documentProblem } from '../domain/document.js';
-import { CreateInvoiceRequest, type ErrorDetail } from './schemas.js';
+import { MAX_CENTS } from '../domain/money.js';
+import { controlCharacterProblem, CreateInvoiceRequest, isControlCharacter, type ErrorDetail } from './schemas.js';
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; details: ErrorDetail[] };
+
+function escapeControl(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  return isControlCharacter(code) ? `\\u${code.toString(16).padStart(4, '0')}` : char;
+}
+
+/** A key as it may be shown: control characters written as \uXXXX (a metadata key is the sender's text). */
+const safeKey = (key: string) => Array.from(key, escapeControl).join('');
 
 /** ["items", 0, "unit_price"] -> "items[0].unit_price" */
 export function jsonPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((out, key) => {
     if (typeof key === 'number') return `${out}[${key}]`;
-    return out ? `${out}.${String(key)}` : String(key);
+    return out ? `${out}.${safeKey(String(key))}` : safeKey(String(key));
   }, '');
 }
 
@@ -41,12 +50,11 @@ const BOLETO_ADDRESS = ['address_zip', 'address_line', 'address_number', 'addres
 const CARD_FIELDS = ['number', 'first_name', 'last_name', 'month', 'year', 'security_code'] as const;
 
 const positiveInt = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1;
-const MAX_TOTAL = 100_000_000;
 
 /** Only checked when the total and every item are well-formed: otherwise the field errors say it all. */
 function itemsTotalRule(body: Raw, out: ErrorDetail[]): void {
   const { items, total_price_cents: total } = body;
-  if (!Array.isArray(items) || items.length === 0 || !positiveInt(total) || total > MAX_TOTAL) return;
+  if (!Array.isArray(items) || items.length === 0 || !positiveInt(total) || total > MAX_CENTS) return;
   let sum = 0;
   for (const item of items) {
     if (!isObject(item) || !positiveInt(item.quantity) || !positiveInt(item.unit_price)) return;
@@ -93,11 +101,18 @@ function cardRule(card: unknown, now: Date, out: ErrorDetail[]): void {
   }
 }
 
+/** A URL schema drops tabs and newlines before any refine sees them: so they are looked for in the raw value. */
+function postbackUrlRule(body: Raw, out: ErrorDetail[]): void {
+  const problem = typeof body.postback_url === 'string' ? controlCharacterProblem(body.postback_url) : undefined;
+  if (problem && !out.some((detail) => detail.path === 'postback_url')) out.push({ path: 'postback_url', message: problem });
+}
+
 /** The contract's create rules. Cross-field rules run on the raw body even when field rules fail. */
 export function validateCreateRequest(body: unknown, now: Date = new Date()): Validated<CreateInvoiceRequest> {
   const parsed = parseWith(CreateInvoiceRequest, body);
   const details = parsed.ok ? [] : [...parsed.details];
   if (isObject(body)) {
+    postbackUrlRule(body, details);
     itemsTotalRule(body, details);
     const payer = isObject(body.payer) ? body.payer : {};
     documentRule(payer, details);

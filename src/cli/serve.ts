@@ -1,11 +1,14 @@
 // `pinvoice serve` and `pinvoice serve company add|list`.
 import { randomBytes } from 'node:crypto';
+import { controlCharacterProblem } from '../api/schemas.js';
 import { documentProblem, formatCnpj } from '../domain/document.js';
 import { addCompany } from '../server/seed.js';
 import { ListenError, startServer, type RunningServer } from '../server/serve.js';
 import { DatabaseOpenError } from '../server/store/database.js';
 import { openStore, type Store } from '../server/store/index.js';
+import { DatabaseInUseError } from '../server/store/lock.js';
 import { packageVersion } from '../version.js';
+import { DEFAULT_BASE_URL } from './config.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { defaultDbPath } from './paths.js';
 
@@ -71,7 +74,7 @@ async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
       postbacks: { attempts: flags.postbackAttempts, baseDelayMs: flags.postbackBaseDelay, timeoutMs: flags.postbackTimeout },
     });
   } catch (error) {
-    if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);
+    if (error instanceof ListenError || error instanceof DatabaseInUseError) throw new CliError(error.message, EXIT.network);
     if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
     throw error;
   }
@@ -114,6 +117,10 @@ export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
   const cnpjProblem = flags.cnpj === undefined ? null : documentProblem(flags.cnpj, 'cnpj');
   if (cnpjProblem) throw usageError(`--cnpj ${flags.cnpj} is ${cnpjProblem.message}`);
   if (flags.name !== undefined && flags.name.trim() === '') throw usageError('--name must not be empty');
+  for (const [flag, value] of [['--name', flags.name], ['--corporate-reason', flags.corporateReason]] as const) {
+    const problem = value === undefined ? undefined : controlCharacterProblem(value);
+    if (problem) throw usageError(`${flag} ${problem}`);
+  }
   const options = { fantasyName: flags.name, corporateReason: flags.corporateReason, cnpj: flags.cnpj };
   const created = withStore(flags.db, (store) => addCompany(store, options, (n) => randomBytes(n), new Date()));
   const out = { id: created.id, fantasy_name: created.fantasyName, cnpj: formatCnpj(created.cnpj), token: created.token };
@@ -122,7 +129,18 @@ export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
     return;
   }
   process.stdout.write(`company ${out.id}: ${out.fantasy_name} (CNPJ ${out.cnpj})\ntoken: ${out.token}\n`);
-  process.stderr.write('The token is shown this once; store it with `pinvoice login --token-stdin`.\n');
+  process.stderr.write(
+    'The token is shown this once. Store it in a new CLI profile (your current profile keeps its token) with:\n\n' +
+      `  printf '%s' '${out.token}' | ${invocation()} login --profile ${profileFor(created.fantasyName, created.id)} --base-url ${DEFAULT_BASE_URL} --token-stdin\n\n` +
+      `(with the server's URL after --base-url if it does not listen on ${DEFAULT_BASE_URL})\n`,
+  );
+}
+
+/** A profile name of its own for an added company, e.g. "loja-dois-2", so the suggested login adds a profile. */
+export function profileFor(fantasyName: string, id: number): string {
+  const words = fantasyName.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const slug = words.join('-').slice(0, 40).replace(/-+$/, '');
+  return `${slug || 'company'}-${id}`;
 }
 
 export async function companyList(flags: { db?: string; json?: boolean }): Promise<void> {

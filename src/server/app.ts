@@ -3,10 +3,13 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { OPERATIONS, routerPath } from '../api/operations.js';
 import { authenticate } from './auth.js';
-import { ApiError } from './errors.js';
+import { installBodyRules } from './body.js';
+import { clientErrorHandler } from './client-errors.js';
+import { ApiError, frameworkError } from './errors.js';
 import { checkKey, oncePerKey } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { expireDue } from './invoices/lifecycle.js';
+import { checkingInterval, DEFAULT_LIMITS, type Limits } from './limits.js';
 import { createDispatcher, type PostbackOptions } from './postbacks/dispatcher.js';
 import { HANDLERS } from './routes.js';
 import type { CompanyRow } from './store/companies.js';
@@ -18,8 +21,6 @@ declare module 'fastify' {
     company?: CompanyRow;
   }
 }
-
-export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   store: Store;
@@ -35,31 +36,12 @@ export interface AppOptions {
   logError?: (error: unknown) => void;
   /** postback delivery: retry and timeout settings, or false for none (events are still recorded) */
   postbacks?: PostbackOptions | false;
+  /** body size, nesting depth, timeouts and the in-flight budget; the defaults are documented */
+  limits?: Partial<Limits>;
 }
 
 function send(reply: FastifyReply, error: ApiError) {
   return reply.code(error.status).headers(error.headers).send(error.body());
-}
-
-/** Fastify's own errors (body parsing, limits) mapped to the contract's error codes. */
-function frameworkError(error: FastifyError): ApiError | undefined {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'payload_too_large', `The request body is larger than ${BODY_LIMIT} bytes (1 MiB).`);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(400, 'invalid_json', 'The body is empty; send a JSON object.');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(400, 'invalid_json', 'The body is not valid JSON (or holds a forbidden __proto__ or constructor key).');
-  }
-  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|prototype|constructor/i.test(error.message))) {
-    return new ApiError(400, 'invalid_json', 'The body is not valid JSON.');
-  }
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError(400, 'bad_request', error.message);
-  }
-  return undefined;
 }
 
 /** Pending charges expire at their time whether or not anyone reads them. */
@@ -97,19 +79,25 @@ export function createApp(options: AppOptions): FastifyInstance {
     boletoDueDays: options.boletoDueDays ?? 3,
   };
   const logError = options.logError ?? ((error: unknown) => console.error(error));
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const app = Fastify({
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: limits.bodyBytes,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: checkingInterval(limits) },
     logger: false,
     forceCloseConnections: 'idle',
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    frameworkErrors: (error, _request, reply) => send(reply, frameworkError(error) ?? new ApiError(400, 'bad_request', error.message)),
+    clientErrorHandler: clientErrorHandler(limits),
+    frameworkErrors: (error, _request, reply) => send(reply, frameworkError(error, limits) ?? new ApiError(400, 'bad_request', error.message)),
   });
   app.removeContentTypeParser('text/plain');
+  installBodyRules(app, limits);
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof ApiError) return send(reply, error);
-    const mapped = frameworkError(error);
+    const mapped = frameworkError(error, limits);
     if (mapped) return send(reply, mapped);
     logError(error);
     return send(reply, new ApiError(500, 'internal', 'Unexpected server error; it has been logged by the server.'));

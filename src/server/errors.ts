@@ -1,5 +1,7 @@
 // Errors the API answers with: one class, carrying the contract's error body.
+import type { FastifyError } from 'fastify';
 import type { ErrorCode, ErrorDetail } from '../api/schemas.js';
+import { bytes, type Limits } from './limits.js';
 
 export class ApiError extends Error {
   constructor(
@@ -32,3 +34,24 @@ export const unauthorized = (message: string, invalidToken: boolean) =>
   new ApiError(401, 'unauthorized', message, undefined, {
     'WWW-Authenticate': invalidToken ? 'Bearer realm="pinvoice", error="invalid_token"' : 'Bearer realm="pinvoice"',
   });
+
+/** Fastify's own errors (body parsing, limits) mapped to the contract's error codes. */
+export function frameworkError(error: FastifyError, limits: Limits): ApiError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', `The request body is larger than ${bytes(limits.bodyBytes)}.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'invalid_json', 'The body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, 'invalid_json', 'The body is not valid JSON (or holds a forbidden __proto__ or constructor key).');
+  }
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON|prototype|constructor/i.test(error.message))) {
+    return new ApiError(400, 'invalid_json', 'The body is not valid JSON.');
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(400, 'bad_request', error.message);
+  }
+  return undefined;
+}

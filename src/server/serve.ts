@@ -1,4 +1,4 @@
-// Starts `pinvoice serve`: opens the store, seeds it on first start, listens, and shuts down cleanly.
+// Starts `pinvoice serve`: locks and opens the store, listens, seeds it on first start, and shuts down cleanly.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { listenMessage } from '../net/listen-message.js';
@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import type { PostbackOptions } from './postbacks/dispatcher.js';
 import { addCompany, type CreatedCompany } from './seed.js';
 import { openStore, type Store } from './store/index.js';
+import { lockDatabase } from './store/lock.js';
 
 export interface ServeOptions {
   host: string;
@@ -39,20 +40,42 @@ function seed(store: Store, token: string | undefined): CreatedCompany | undefin
   return undefined;
 }
 
-
+/** Binds the port, then seeds: a start that cannot listen creates no company whose token nobody sees. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const store = openStore(options.db);
-  const seeded = seed(store, options.token);
-  const app = createApp({
-    store, version: options.version, pixExpirySeconds: options.pixExpirySeconds, boletoDueDays: options.boletoDueDays, postbacks: options.postbacks,
-  });
+  const lock = lockDatabase(options.db);
+  let store: Store | undefined;
+  let app: FastifyInstance | undefined;
+  const stop = async () => {
+    try {
+      await app?.close();
+    } finally {
+      store?.close();
+      lock.release();
+    }
+  };
+  try {
+    store = openStore(options.db);
+    app = createApp({
+      store, version: options.version, pixExpirySeconds: options.pixExpirySeconds, boletoDueDays: options.boletoDueDays, postbacks: options.postbacks,
+    });
+    await listen(app, options);
+    const seeded = seed(store, options.token);
+    return running(app, store, options, seeded, stop);
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function listen(app: FastifyInstance, options: ServeOptions): Promise<void> {
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
-    await app.close().catch(() => undefined);
-    store.close();
     throw new ListenError(listenMessage(error as NodeJS.ErrnoException, options.host, options.port));
   }
+}
+
+function running(app: FastifyInstance, store: Store, options: ServeOptions, seeded: CreatedCompany | undefined, stop: () => Promise<void>): RunningServer {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -65,8 +88,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(seeded && !options.token && { seeded }),
     async close() {
       clearInterval(purge);
-      await app.close();
-      store.close();
+      await stop();
     },
   };
 }

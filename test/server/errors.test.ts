@@ -110,6 +110,13 @@ describe('422 validation_failed', () => {
 });
 
 describe('robustness', () => {
+  /** A key the server's JSON parser refuses as prototype poisoning, anywhere in the value. */
+  const isPoisoned = (value: unknown): boolean => {
+    if (typeof value !== 'object' || value === null) return false;
+    return Object.entries(value).some(([key, inner]) =>
+      key === '__proto__' || (key === 'constructor' && typeof inner === 'object' && inner !== null && 'prototype' in inner) || isPoisoned(inner));
+  };
+
   it('never answers 500 to arbitrary JSON bodies, and keeps serving', async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), async (value) => {
@@ -121,13 +128,17 @@ describe('robustness', () => {
     await fc.assert(
       fc.asyncProperty(fc.object({ values: [fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null)] }), async (payer) => {
         const reply = await request(server, 'POST', '/api/v2/invoices', { body: validPix({ payer, card: payer, items: [payer] }) });
-        // fast-check sometimes makes a "__proto__" key, which the server refuses as invalid JSON (documented)
-        const poisoned = Object.prototype.hasOwnProperty.call(payer, '__proto__');
+        // fast-check sometimes makes a "__proto__" key (or constructor.prototype), at any depth, which the
+        // server refuses as invalid JSON (documented)
+        const poisoned = isPoisoned(payer);
         expect(reply.status).toBe(poisoned ? 400 : 422);
         if (poisoned) expect(reply.body.error).toBe('invalid_json');
       }),
       // the counterexample a fresh clone met (seed 1204366995), always tried first
-      { numRuns: 100, examples: [[JSON.parse('{"__proto__":{}}') as Record<string, unknown>]] },
+      {
+        numRuns: 100,
+        examples: [[JSON.parse('{"__proto__":{}}') as Record<string, unknown>], [JSON.parse('{"":{"":{"__proto__":null}}}') as Record<string, unknown>]],
+      },
     );
     expect((await request(server, 'GET', '/health', { token: null })).status).toBe(200);
   });

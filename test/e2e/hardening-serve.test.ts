@@ -1,0 +1,192 @@
+// `pinvoice serve` as a user meets it on disk and on the network: one server per database, a busy
+// port that creates nothing, owner-only files, files that are not databases, and the login line of
+// `serve company add`.
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, run, serve, tempHome, type RunResult } from '../support/cli.js';
+
+const TOKEN = 'ci_fixed_token_0123456789';
+const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+const oneLine = (result: RunResult) => {
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  noStackTrace(result.stderr);
+};
+
+describe('one serve per database file', () => {
+  it('refuses a second serve on the same file (exit 5, naming the PID), while company add and list keep working', async () => {
+    const env = tempHome();
+    const db = join(env.HOME ?? '', 'one.db');
+    const first = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+    try {
+      const pid = first.child.pid;
+      const second = await run(['serve', '--port', '0', '--db', db], { env });
+      expect(second.code).toBe(5);
+      expect(second.stdout).toBe('');
+      expect(second.stderr).toBe(`pinvoice: the database ${db} is in use by another pinvoice serve (PID ${pid}): stop that one first (kill ${pid}), or give this one another --db\n`);
+      const added = await run(['serve', 'company', 'add', '--db', db, '--json'], { env });
+      expect(added.code).toBe(0);
+      const listed = await run(['serve', 'company', 'list', '--db', db, '--json'], { env });
+      expect(JSON.parse(listed.stdout)).toHaveLength(2);
+      expect((await fetch(`${first.url}/api/v2/company`, { headers: { authorization: `Bearer ${JSON.parse(added.stdout).token}` } })).status).toBe(200);
+    } finally {
+      expect(await first.stop('SIGINT')).toBe(0);
+    }
+    expect(existsSync(`${db}.lock`)).toBe(false);
+    await (await serve(['--port', '0', '--db', db], env)).stop();
+  });
+
+  it('a server killed with SIGKILL does not block the next start', async () => {
+    const env = tempHome();
+    const db = join(env.HOME ?? '', 'killed.db');
+    const first = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+    await first.stop('SIGKILL');
+    expect(readFileSync(`${db}.lock`, 'utf8').trim()).toBe(String(first.child.pid));
+    const again = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+    try {
+      expect(readFileSync(`${db}.lock`, 'utf8').trim()).toBe(String(again.child.pid));
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it(':memory: takes no lock: two throwaway servers run side by side', async () => {
+    const servers = await Promise.all([1, 2].map(() => serve(['--port', '0', '--db', ':memory:', '--token', TOKEN], tempHome())));
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+});
+
+describe('a first start on a busy port', () => {
+  it('creates no company (no token lost), and the next start shows the token', async () => {
+    const env = tempHome();
+    const db = join(env.HOME ?? '', 'new.db');
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = String((busy.address() as net.AddressInfo).port);
+    try {
+      const refused = await run(['serve', '--port', port, '--db', db], { env });
+      expect(refused.code).toBe(5);
+      expect(refused.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(refused.stderr).not.toContain('pinv_test_');
+      oneLine(refused);
+    } finally {
+      busy.close();
+    }
+    expect(JSON.parse((await run(['serve', 'company', 'list', '--db', db, '--json'], { env })).stdout)).toEqual([]);
+    const started = await serve(['--port', '0', '--db', db], env);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(started.stderr()).toMatch(/shown this once:\n\n {2}pinv_test_\w+\n/);
+    } finally {
+      await started.stop();
+    }
+  });
+});
+
+describe('serve company add', () => {
+  it('suggests a login into a new profile named after the company, which leaves the current profile alone', async () => {
+    const env = tempHome();
+    const db = join(env.HOME ?? '', 'login.db');
+    const server = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+    try {
+      expect((await run(['login', '--profile', 'local', '--base-url', server.url, '--token-stdin'], { env, input: TOKEN })).code).toBe(0);
+      const added = await run(['serve', 'company', 'add', '--db', db, '--name', 'Loja São João'], { env });
+      expect(added.code).toBe(0);
+      const token = /token: (\S+)/.exec(added.stdout)?.[1] ?? '';
+      expect(added.stderr).toContain(`printf '%s' '${token}' | pinvoice login --profile loja-sao-joao-2 --base-url http://127.0.0.1:4010 --token-stdin`);
+      expect(added.stderr).not.toMatch(/login (?!--profile loja-sao-joao-2 )/);
+      const login = await run(['login', '--profile', 'loja-sao-joao-2', '--base-url', server.url, '--token-stdin'], { env, input: token });
+      expect(login.code).toBe(0);
+      const mine = await run(['whoami', '--profile', 'local', '--json'], { env });
+      expect(JSON.parse(mine.stdout).fantasy_name).toBe('Pinvoice Sandbox');
+      const theirs = await run(['whoami', '--profile', 'loja-sao-joao-2', '--json'], { env });
+      expect(JSON.parse(theirs.stdout).fantasy_name).toBe('Loja São João');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a --name holding control characters (exit 2)', async () => {
+    const env = tempHome();
+    const result = await run(['serve', 'company', 'add', '--db', join(env.HOME ?? '', 'x.db'), '--name', 'Evil\u001b]0;pwned\u0007'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('pinvoice: --name must not contain control characters (U+001B at position 5)\n');
+  });
+});
+
+describe('the database file on disk', () => {
+  it('makes an existing 644 database and its -wal and -shm owner-only', async () => {
+    const env = tempHome();
+    const db = join(env.HOME ?? '', 'shared.db');
+    expect((await run(['serve', 'company', 'list', '--db', db], { env })).code).toBe(0);
+    chmodSync(db, 0o644);
+    const server = await serve(['--port', '0', '--db', db, '--token', TOKEN], env);
+    try {
+      expect([mode(db), mode(`${db}-wal`), mode(`${db}-shm`)]).toEqual(['600', '600', '600']);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it.each([[['serve', '--port', '0']], [['serve', 'company', 'list']], [['serve', 'company', 'add']]])(
+    '%j --db on a file that is not SQLite: one line naming the path, exit 1', async (args) => {
+      const env = tempHome();
+      const db = join(env.HOME ?? '', 'notes.txt');
+      writeFileSync(db, 'shopping list: milk, eggs\n'.repeat(50));
+      const result = await run([...args, '--db', db], { env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`pinvoice: cannot open database ${db}: the file is not a SQLite database (give --db a pinvoice database, or a new file name)\n`);
+      expect(readFileSync(db, 'utf8')).toMatch(/^shopping list/);
+    },
+  );
+});
+
+/** Runs the binary as an unprivileged user when the tests run as root (root writes read-only files). */
+function runUnprivileged(args: string[], env: Record<string, string>): Promise<RunResult> {
+  const root = process.getuid?.() === 0;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+      ...(root && { uid: 65534, gid: 65534 }),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('read-only files and folders', () => {
+  const setUp = () => {
+    const env = tempHome();
+    const home = env.HOME ?? '';
+    const folder = join(home, 'ro');
+    mkdirSync(folder);
+    if (process.getuid?.() === 0) [home, folder].forEach((dir) => chmodSync(dir, 0o777));
+    return { env, folder };
+  };
+
+  it.each([[['serve', '--port', '0']], [['serve', 'company', 'list']]])('%j --db on a read-only file names it, exit 1', async (args) => {
+    const { env, folder } = setUp();
+    const db = join(folder, 'ro.db');
+    expect((await runUnprivileged(['serve', 'company', 'list', '--db', db], env)).code).toBe(0);
+    chmodSync(db, 0o400);
+    const result = await runUnprivileged([...args, '--db', db], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^pinvoice: cannot open database ${db}: the file or its folder is read-only \\(SQLite: .*\\)\\n$`));
+  });
+
+  it('serve --db in a read-only folder names the path, exit 1', async () => {
+    const { env, folder } = setUp();
+    chmodSync(folder, 0o555);
+    const db = join(folder, 'new.db');
+    const result = await runUnprivileged(['serve', '--port', '0', '--db', db], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^pinvoice: cannot open database ${db}: .*\\n$`));
+    noStackTrace(result.stderr);
+  });
+});
