@@ -1,7 +1,7 @@
 // The create payload from a JSON file or stdin, overridden by flags.
 import { readFileSync } from 'node:fs';
 import type { RequestItem } from '../api/schemas.js';
-import { AmountError, parseAmount } from '../domain/money.js';
+import { AmountError, amountRangeProblem, formatBRL, MAX_CENTS, parseAmount } from '../domain/money.js';
 import { usageError } from './errors.js';
 
 export interface CreateFlags {
@@ -47,13 +47,21 @@ export const FLAG_FOR_PATH: Record<string, string> = {
   card: '--card-token, or "card" in --file',
 };
 
-function money(text: string, flag: string): number {
+/**
+ * Reais typed in a flag -> cents, read by the one parser (domain/money) and checked against the caps
+ * here, in reais: the API's own check would answer in cents to someone who typed reais.
+ */
+export function amountFlag(text: string, flag: string): number {
+  let cents: number;
   try {
-    return parseAmount(text);
+    cents = parseAmount(text);
   } catch (error) {
     if (error instanceof AmountError) throw usageError(`${flag}: ${error.message}`);
     throw error;
   }
+  const problem = amountRangeProblem(cents);
+  if (problem) throw usageError(`${flag}: ${problem}, not ${formatBRL(cents)}`);
+  return cents;
 }
 
 /** "Camiseta azul:2:19,90" -> {name, quantity 2, unit_price 1990}; the name may hold colons. */
@@ -65,7 +73,11 @@ export function parseItem(text: string): RequestItem {
   const name = parts.join(':').trim();
   if (!name) throw usageError(`--item "${text}": the name is empty`);
   if (!/^\d+$/.test(quantity.trim()) || Number(quantity) < 1) throw usageError(`--item "${text}": quantity must be a whole number ≥ 1`);
-  return { name, quantity: Number(quantity), unit_price: money(price, `--item "${text}" unit price`) };
+  const unitPrice = amountFlag(price, `--item "${text}" unit price`);
+  if (Number(quantity) * unitPrice > MAX_CENTS) {
+    throw usageError(`--item "${text}": ${quantity.trim()} × ${formatBRL(unitPrice)} is more than the ${formatBRL(MAX_CENTS)} one charge can be`);
+  }
+  return { name, quantity: Number(quantity), unit_price: unitPrice };
 }
 
 async function readStdin(): Promise<Buffer> {
@@ -74,12 +86,37 @@ async function readStdin(): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function readStdinText(): Promise<string> {
-  return (await readStdin()).toString('utf8');
+const REPLACEMENT = Buffer.from('\uFFFD');
+
+/** The offset of the first byte that is not valid UTF-8 (-1 if none): where Node's decoder put a U+FFFD of its own. */
+function firstBadByte(bytes: Buffer): number {
+  let offset = 0;
+  for (const char of bytes.toString('utf8')) {
+    if (char === '\uFFFD' && !bytes.subarray(offset, offset + 3).equals(REPLACEMENT)) return offset;
+    offset += Buffer.byteLength(char);
+  }
+  return -1;
 }
 
-/** The bytes a file flag names (`-`: stdin); an unreadable file is a usage error naming the flag. */
-export async function readFileFlag(flag: string, path: string): Promise<Buffer> {
+const sourceOf = (flag: string, path: string) => (path === '-' ? `${flag} - (stdin)` : `${flag} ${path}`);
+
+/** UTF-8 text, or a usage error naming the flag, the file and the first bad byte: never text read with U+FFFD in it. */
+export function utf8Text(bytes: Buffer, source: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const at = firstBadByte(bytes);
+    const where = at < 0 ? '' : ` (byte 0x${bytes[at]?.toString(16).toUpperCase().padStart(2, '0')} at offset ${at})`;
+    throw usageError(`${source}: not UTF-8 text${where}; convert it to UTF-8 (e.g. iconv -f ISO-8859-1 -t UTF-8)`);
+  }
+}
+
+/** What --token-stdin and the like read: stdin as UTF-8 text. */
+export async function readStdinText(flag: string): Promise<string> {
+  return utf8Text(await readStdin(), `${flag} (stdin)`);
+}
+
+async function readBytes(flag: string, path: string): Promise<Buffer> {
   try {
     return path === '-' ? await readStdin() : readFileSync(path);
   } catch (error) {
@@ -87,15 +124,27 @@ export async function readFileFlag(flag: string, path: string): Promise<Buffer> 
   }
 }
 
+/** The bytes a file flag names (`-`: stdin), checked to be UTF-8; an unreadable file is a usage error naming the flag. */
+export async function readFileFlag(flag: string, path: string): Promise<Buffer> {
+  const bytes = await readBytes(flag, path);
+  utf8Text(bytes, sourceOf(flag, path));
+  return bytes;
+}
+
+/** The text a file flag names, as UTF-8 (a byte order mark dropped). */
+export async function readTextFlag(flag: string, path: string): Promise<string> {
+  return utf8Text(await readBytes(flag, path), sourceOf(flag, path));
+}
+
 export async function readPayload(file: string): Promise<Json> {
-  const text = (await readFileFlag('--file', file)).toString('utf8');
+  const text = await readTextFlag('--file', file);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw usageError(`--file ${file === '-' ? '- (stdin)' : file}: not valid JSON: ${(error as Error).message}`);
+    throw usageError(`${sourceOf('--file', file)}: not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError(`--file ${file}: must hold one JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw usageError(`${sourceOf('--file', file)}: must hold one JSON object`);
   return value as Json;
 }
 
@@ -119,7 +168,7 @@ export function applyFlags(base: Json, flags: CreateFlags): Json {
   const out: Json = { ...base };
   const payer: Json = { ...(typeof base.payer === 'object' && base.payer ? (base.payer as Json) : {}) };
   set(out, 'method', flags.method);
-  set(out, 'total_price_cents', flags.amount === undefined ? undefined : money(flags.amount, '--amount'));
+  set(out, 'total_price_cents', flags.amount === undefined ? undefined : amountFlag(flags.amount, '--amount'));
   set(out, 'items', flags.item?.length ? flags.item.map(parseItem) : undefined);
   set(out, 'product_fisical', flags.tangible === undefined ? undefined : String(flags.tangible));
   set(out, 'postback_url', flags.postbackUrl);
@@ -148,7 +197,11 @@ export function applyFlags(base: Json, flags: CreateFlags): Json {
   if ((out.total_price_cents === undefined || itemsFromFlags) && Array.isArray(out.items)) {
     const items = out.items as { quantity?: unknown; unit_price?: unknown }[];
     if (items.every((i) => Number.isInteger(i.quantity) && Number.isInteger(i.unit_price))) {
-      out.total_price_cents = items.reduce((sum, i) => sum + (i.quantity as number) * (i.unit_price as number), 0);
+      const total = items.reduce((sum, i) => sum + (i.quantity as number) * (i.unit_price as number), 0);
+      // the items were typed in reais: so is the cap their sum breaks
+      const problem = itemsFromFlags ? amountRangeProblem(total) : undefined;
+      if (problem) throw usageError(`--item: the items add up to ${formatBRL(total)}; one charge can be ${problem}`);
+      out.total_price_cents = total;
     }
   }
   return out;

@@ -1,10 +1,9 @@
 // `pinvoice invoice refund|3ds|open` and `pinvoice sandbox pay|expire|cancel|chargeback`.
 import type { ThreeDSRequest } from '../api/schemas.js';
-import { AmountError, parseAmount } from '../domain/money.js';
 import type { SandboxAction } from '../client/index.js';
 import { connect, type CommonFlags } from './context.js';
 import { usageError } from './errors.js';
-import { readPayload } from './invoice-input.js';
+import { amountFlag, readPayload } from './invoice-input.js';
 import { show, type ShowFlags } from './invoice.js';
 import { createOutput } from './output.js';
 
@@ -15,13 +14,7 @@ export interface RefundFlags extends ShowFlags {
 }
 
 export async function refundInvoice(id: string, flags: RefundFlags): Promise<void> {
-  let amount: number | undefined;
-  try {
-    amount = flags.amount === undefined ? undefined : parseAmount(flags.amount);
-  } catch (error) {
-    if (error instanceof AmountError) throw usageError(`--amount: ${error.message}`);
-    throw error;
-  }
+  const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, '--amount');
   const out = createOutput(flags);
   const { client } = await connect(flags);
   const tx = await client.refund(id, { ...(amount !== undefined && { amount_cents: amount }), ...(flags.reason && { reason: flags.reason }) }, flags.idempotencyKey);

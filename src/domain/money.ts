@@ -2,6 +2,10 @@
 
 export class AmountError extends Error {}
 
+/** The least and the most one charge, one unit price or one refund can be: R$ 0,01 and R$ 1.000.000,00. */
+export const MIN_CENTS = 1;
+export const MAX_CENTS = 100_000_000;
+
 export function isCents(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value);
 }
@@ -22,18 +26,66 @@ export function centsToDecimal(cents: number): string {
   return `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
 
-/**
- * Parses an amount typed by a person: "12,50", "12.50", "R$ 1.234,56", "1,234.56", "12".
- * The last separator followed by one or two digits is the decimal one; other separators group thousands.
- */
+/** "at most R$ 1.000.000,00" when `cents` is outside MIN_CENTS..MAX_CENTS, in reais; undefined when it fits. */
+export function amountRangeProblem(cents: number): string | undefined {
+  if (cents < MIN_CENTS) return `at least ${formatBRL(MIN_CENTS)}`;
+  if (cents > MAX_CENTS) return `at most ${formatBRL(MAX_CENTS)}`;
+  return undefined;
+}
+
+// How parseAmount reads what a person types (the README's "Typing amounts" holds the same table).
+// A wrong reading charges a thousand times too much or too little, so nothing ambiguous is guessed:
+// - "R$" in front and spaces around are ignored; ASCII digits only; no sign.
+// - "." and "," both present: the last one separates the centavos, the other groups thousands
+//   (1.234,56 and 1,234.56). A mark used twice or more only groups thousands (1.234.567).
+// - One mark, once: before 1 or 2 digits it separates the centavos (12,5 12.50 1234,56); before
+//   3 digits it could be either (1,234 12.345): refused; before 4 or more, too many decimals.
+// - At most 2 decimals; thousands groups have 3 digits after a first group of 1 to 3 (1.23,45: refused).
+// - A space may group thousands (1 234,56), never separate the centavos.
+const EXAMPLES = 'examples: 12,50 or 1.234,56';
+const FIRST_GROUP = /^[1-9]\d{0,2}$/;
+
+// Quoted like JSON, control characters escaped: the text goes back to a terminal.
+const quote = (text: string) => JSON.stringify(text).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const refuse = (text: string, why: string) => new AmountError(`${quote(text)} ${why}`);
+/** 123456 -> "1.234,56", a suggestion everyone reads the same way. */
+const plain = (cents: number) => formatBRL(cents).slice(3);
+
+/** Whether the last mark separates the centavos; throws when it is a guess. */
+function lastMarkIsDecimal(text: string, marks: string[], runs: string[]): boolean {
+  const last = marks.at(-1);
+  const before = marks.slice(0, -1);
+  if (last === undefined || last === ' ' || before.includes(last)) return false;
+  if (before.length > 0) return true;
+  const [whole = '', fraction = ''] = runs;
+  if (fraction.length !== 3 || !FIRST_GROUP.test(whole)) return true;
+  const value = Number(whole) * 1000 + Number(fraction);
+  throw refuse(text, `is ambiguous: a "${last}" before three digits may mark the centavos or the thousands; write ${plain(Math.round(value / 10))} or ${plain(value * 100)}`);
+}
+
+function checkGroups(text: string, marks: string[], groups: string[]): void {
+  if (marks.length === 0) return;
+  if (new Set(marks).size > 1) throw refuse(text, `mixes ${[...new Set(marks)].map((m) => (m === ' ' ? 'space' : `"${m}"`)).join(' and ')} between thousands (${EXAMPLES})`);
+  if (!FIRST_GROUP.test(groups[0] ?? '') || groups.slice(1).some((group) => group.length !== 3)) {
+    throw refuse(text, 'groups its thousands wrong (three digits each): write like 1.234.567,89 or 1234567,89');
+  }
+}
+
+/** An amount typed in reais -> cents, by the rules above; an AmountError says why it was refused. */
 export function parseAmount(text: string): number {
-  const cleaned = text.trim().replace(/^R\$\s*/i, '').replace(/\s/g, '');
-  const match = /^(\d{1,3}(?:[.,]\d{3})*|\d+)(?:[.,](\d{1,2}))?$/.exec(cleaned);
-  if (!match) throw new AmountError(`"${text}" is not an amount (examples: 12,50 or 12.50)`);
-  const whole = (match[1] ?? '').replace(/[.,]/g, '');
-  const fraction = (match[2] ?? '').padEnd(2, '0');
-  const cents = Number(whole) * 100 + Number(fraction);
-  if (!Number.isSafeInteger(cents)) throw new AmountError(`"${text}" is too large`);
+  const body = text.trim().replace(/^R\$\s*/i, '');
+  if (/^[-−]/.test(body)) throw refuse(text, `is negative: type the amount without a sign (${EXAMPLES})`);
+  if (!/^\d+(?:[.,\s]\d+)*$/.test(body)) throw refuse(text, `is not an amount (${EXAMPLES})`);
+  const marks = (body.match(/[.,\s]/g) ?? []).map((m) => (/\s/.test(m) ? ' ' : m));
+  const groups = body.split(/[.,\s]/);
+  const decimal = lastMarkIsDecimal(text, marks, groups);
+  const fraction = decimal ? (groups.pop() ?? '') : '';
+  checkGroups(text, decimal ? marks.slice(0, -1) : marks, groups);
+  // Rounded only to suggest what to type instead: more than 2 decimals is refused below.
+  const centavos = Number(fraction.slice(0, 2).padEnd(2, '0')) + (Number(fraction[2] ?? 0) >= 5 ? 1 : 0);
+  const cents = Number(groups.join('')) * 100 + centavos;
+  if (!Number.isSafeInteger(cents)) throw refuse(text, 'is too large');
+  if (fraction.length > 2) throw refuse(text, `has ${fraction.length} decimal places; centavos take at most 2: write ${plain(cents)}`);
   return cents;
 }
 

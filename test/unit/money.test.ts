@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { AmountError, centsToDecimal, formatBRL, isCents, parseAmount, sumCents } from '../../src/domain/money.js';
+import { AmountError, amountRangeProblem, centsToDecimal, formatBRL, isCents, MAX_CENTS, MIN_CENTS, parseAmount, sumCents } from '../../src/domain/money.js';
 
 describe('isCents', () => {
   it.each([
@@ -65,68 +65,115 @@ describe('centsToDecimal', () => {
   });
 });
 
-describe('parseAmount', () => {
+describe('parseAmount reads', () => {
   it.each([
+    // one mark before 1 or 2 digits: the centavos
     ['12,50', 1250],
     ['12.50', 1250],
-    ['12', 1200],
-    ['0', 0],
+    ['12,5', 1250],
+    ['1,5', 150],
+    ['1.5', 150],
     ['0,5', 50],
     ['0.5', 50],
     ['0,05', 5],
-    ['12,5', 1250],
+    ['0,01', 1],
+    ['1234,56', 123456],
+    ['1234.56', 123456],
+    ['1234567,8', 123456780],
+    // no mark: whole reais
+    ['12', 1200],
+    ['0', 0],
+    ['007', 700],
+    ['1234567', 123456700],
+    // both marks: the last separates the centavos, the other groups thousands
+    ['1.234,56', 123456],
+    ['1,234.56', 123456],
+    ['1.234,5', 123450],
+    ['1.234.567,89', 123456789],
+    ['1,234,567.89', 123456789],
+    ['1.000.000,00', 100000000],
+    ['999.999,99', 99999999],
+    // one mark used twice or more: thousands only
+    ['1.234.567', 123456700],
+    ['1,234,567', 123456700],
+    // a space groups thousands, never separates the centavos
+    ['1 234,56', 123456],
+    ['1 234', 123400],
+    ['12 345 678', 1234567800],
+    ['1\u00a0234,56', 123456], // no-break space, as some locales format it
+    // R$ in front, spaces around
     ['R$ 1.234,56', 123456],
     ['R$1.234,56', 123456],
     ['r$ 19,90', 1990],
     ['  R$   19,90  ', 1990],
-    ['1,234.56', 123456],
-    ['1.234.567,89', 123456789],
-    ['1,234,567.89', 123456789],
-    ['1234,56', 123456],
-    ['1234567', 123456700],
-    ['1 234,56', 123456],
-    ['1.000.000,00', 100000000],
-    // Three digits after the only separator: documented as a thousands group, not a decimal part.
-    ['12,345', 1234500],
-    ['12.345', 1234500],
-    ['1.234', 123400],
-    ['1,234', 123400],
-    ['12,505', 1250500],
-    ['1.234,567', 123456700], // every separator followed by three digits groups thousands
-  ])('parseAmount(%j) is %d', (text, expected) => expect(parseAmount(text)).toBe(expected));
+    ['R$ 12', 1200],
+  ])('%j as %d cents', (text, expected) => expect(parseAmount(text)).toBe(expected));
+});
 
+describe('parseAmount refuses, saying why', () => {
   it.each([
-    '',
-    '   ',
-    'R$',
-    'abc',
-    '12a',
-    '1.2.3,4',
-    '12,',
-    '12.',
-    ',50',
-    '12,50,1',
-    '1234.567,89', // a group of 4 digits before a thousands separator
-    '12,3456',
-    '-5',
-    '-R$ 0,05',
-    '+5',
-    '1e3',
-    'US$ 10',
-    '١٢', // Arabic-Indic digits
-  ])('parseAmount(%j) throws AmountError', (text) => {
+    // one mark before exactly three digits: thousands or centavos? Never guessed.
+    ['12,345', /^"12,345" is ambiguous: a "," before three digits may mark the centavos or the thousands; write 12,35 or 12\.345,00$/],
+    ['12.345', /^"12\.345" is ambiguous: a "\." before three digits .*; write 12,35 or 12\.345,00$/],
+    ['1.234', /^"1\.234" is ambiguous: .*; write 1,23 or 1\.234,00$/],
+    ['1,234', /^"1,234" is ambiguous: .*; write 1,23 or 1\.234,00$/],
+    ['999,999', /ambiguous: .*; write 1\.000,00 or 999\.999,00$/],
+    ['R$ 12,505', /^"R\$ 12,505" is ambiguous/],
+    // more than two decimals
+    ['0,999', /^"0,999" has 3 decimal places; centavos take at most 2: write 1,00$/],
+    ['0.999', /^"0\.999" has 3 decimal places/],
+    ['01,234', /has 3 decimal places/], // a leading 0 cannot start a thousands group
+    ['1234,567', /^"1234,567" has 3 decimal places; centavos take at most 2: write 1\.234,57$/],
+    ['12,3456', /^"12,3456" has 4 decimal places; .*: write 12,35$/],
+    ['1.234,567', /^"1\.234,567" has 3 decimal places; .*: write 1\.234,57$/],
+    ['1,234.561', /has 3 decimal places; .*: write 1\.234,56$/],
+    ['1 234,567', /has 3 decimal places/],
+    // thousands grouped wrong
+    ['1.23,45', /^"1\.23,45" groups its thousands wrong \(three digits each\): write like 1\.234\.567,89 or 1234567,89$/],
+    ['12.34.56', /^"12\.34\.56" groups its thousands wrong/],
+    ['1.2.3,4', /groups its thousands wrong/],
+    ['12,50,1', /groups its thousands wrong/],
+    ['1234.567,89', /groups its thousands wrong/], // a first group of 4 digits
+    ['0.123,45', /groups its thousands wrong/], // a first group starting with 0
+    ['1.2345,67', /groups its thousands wrong/],
+    ['1 23,45', /groups its thousands wrong/],
+    ['1.234 567,89', /^"1\.234 567,89" mixes "\." and space between thousands/],
+    ['1,234.567.890', /mixes "," and "\." between thousands/],
+    // signs
+    ['-5', /^"-5" is negative: type the amount without a sign \(examples: 12,50 or 1\.234,56\)$/],
+    ['-R$ 0,05', /is negative/],
+    ['R$ -5', /is negative/],
+    ['−5', /is negative/], // U+2212 minus sign
+    // not an amount at all
+    ...['', '   ', 'R$', 'abc', '12a', '12,', '12.', ',50', '.50', '1..2', '1,,2', '12 ,50', '+5', '1e3', 'US$ 10', '5 R$', '١٢'].map(
+      (text): [string, RegExp] => [text, /is not an amount \(examples: 12,50 or 1\.234,56\)$/],
+    ),
+    // too large for exact cents
+    ['90071992547409,92', /^"90071992547409,92" is too large$/],
+    ['99999999999999999999', /is too large/],
+  ])('%j', (text, reason) => {
     expect(() => parseAmount(text)).toThrow(AmountError);
+    expect(() => parseAmount(text)).toThrow(reason);
   });
 
-  it('throws AmountError for an amount beyond the safe integers', () => {
-    expect(parseAmount('90071992547409,91')).toBe(Number.MAX_SAFE_INTEGER);
-    expect(() => parseAmount('90071992547409,92')).toThrow(AmountError);
-    expect(() => parseAmount('99999999999999999999')).toThrow(AmountError);
-  });
+  it('reads the largest exact amount', () => expect(parseAmount('90071992547409,91')).toBe(Number.MAX_SAFE_INTEGER));
 
-  it('names the rejected text in the error message', () => {
-    expect(() => parseAmount('abc')).toThrow(/"abc" is not an amount/);
+  it('escapes control characters when it repeats the text', () => {
+    expect(() => parseAmount('\u001b[2J5')).toThrow(/^"\\u001b\[2J5" is not an amount/);
+    expect(() => parseAmount('5\u009b')).toThrow(/^"5\\u009b" is not an amount/);
   });
+});
+
+describe('amountRangeProblem', () => {
+  it.each([
+    [0, 'at least R$ 0,01'],
+    [-1, 'at least R$ 0,01'],
+    [1, undefined],
+    [MAX_CENTS, undefined],
+    [MAX_CENTS + 1, 'at most R$ 1.000.000,00'],
+  ])('%d: %s', (cents, expected) => expect(amountRangeProblem(cents)).toBe(expected));
+
+  it('caps at R$ 0,01 to R$ 1.000.000,00, the API limits', () => expect([MIN_CENTS, MAX_CENTS]).toEqual([1, 100_000_000]));
 });
 
 describe('sumCents', () => {
@@ -145,6 +192,30 @@ describe('properties', () => {
 
   it('parseAmount(centsToDecimal(c)) === c for c in 0..10^10', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 10_000_000_000 }), (cents) => parseAmount(centsToDecimal(cents)) === cents), { numRuns: 1000 });
+  });
+
+  it('parseAmount reads the US form (1,234,567.89) of every amount', () => {
+    const us = (cents: number) => formatBRL(cents).slice(3).replace(/[.,]/g, (mark) => (mark === '.' ? ',' : '.'));
+    fc.assert(fc.property(fc.integer({ min: 0, max: 10_000_000_000 }), (cents) => parseAmount(us(cents)) === cents), { numRuns: 1000 });
+  });
+
+  it('parseAmount never guesses a single mark before three digits', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 0, max: 999 }), fc.constantFrom(',', '.'), (whole, part, mark) => {
+      expect(() => parseAmount(`${whole}${mark}${String(part).padStart(3, '0')}`)).toThrow(/is ambiguous/);
+    }));
+  });
+
+  it('every amount a refusal suggests is read back', () => {
+    fc.assert(fc.property(fc.stringMatching(/^\d{1,6}([.,]\d{3}){0,2}([.,]\d{1,4})?$/), (text) => {
+      let message = '';
+      try {
+        parseAmount(text);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      const suggested = /; write (\S+)(?: or (\S+))?$/.exec(message)?.slice(1).filter((s) => s !== undefined) ?? [];
+      for (const amount of suggested) expect(() => parseAmount(amount as string), `${text} suggests ${amount}`).not.toThrow();
+    }), { numRuns: 2000 });
   });
 
   it('formatBRL(-c) is "-" + formatBRL(c) for c > 0', () => {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { CreateInvoiceRequest } from '../../src/api/schemas.js';
 import { validateCreateRequest } from '../../src/api/validate.js';
 import { CliError, EXIT } from '../../src/cli/errors.js';
+import { amountFlag } from '../../src/cli/invoice-input.js';
 import {
   CancelledError,
   missingFields,
@@ -22,6 +23,7 @@ import {
   type PartialCreate,
 } from '../../src/cli/prompts/invoice.js';
 import { inquirerPrompter, type Prompter, type Validate } from '../../src/cli/prompts/prompter.js';
+import { amountRangeProblem, parseAmount } from '../../src/domain/money.js';
 
 // Only the adapter test reaches inquirer; the mock stands in for a terminal.
 const inquirer = vi.hoisted(() => ({ input: vi.fn(), select: vi.fn(), confirm: vi.fn(), password: vi.fn() }));
@@ -122,7 +124,7 @@ describe('promptInvoice', () => {
       input(/^Payer CPF or CNPJ$/, '52998224725', [['529.982.247-24', /^Not a valid CPF/]]),
       input(/^Item 1 name$/, 'Camiseta'),
       input(/^Item 1 quantity$/, null),
-      input(/^Item 1 unit price/, '12,50', [['0', /above R\$ 0,00/]]),
+      input(/^Item 1 unit price/, '12,50', [['0', /^Enter at least R\$ 0,01\.$/], ['12,345', /is ambiguous/], ['0,999', /has 3 decimal places/]]),
       confirm(/^Add another item\?$/, true),
       input(/^Item 2 name$/, 'Caneca'),
       input(/^Item 2 quantity$/, '1'),
@@ -314,13 +316,19 @@ const cases: [string, Validate, string[], [string, RegExp][]][] = [
     ['123', /^Enter a CPF \(11 digits\) or a CNPJ \(14 characters\); punctuation is allowed\.$/],
     ['', /^Enter a CPF/],
   ]],
-  ['validateAmount', validateAmount, ['12,50', '12.50', 'R$ 1.234,56', '1,234.56', '12', '0,01', 'R$ 1.000.000,00'], [
-    ['0', /^Enter an amount above R\$ 0,00\.$/],
-    ['0,00', /above R\$ 0,00/],
+  ['validateAmount', validateAmount, ['12,50', '12.50', 'R$ 1.234,56', '1,234.56', '1234,56', '1,5', '123.456,78', '12', '0,01', 'R$ 1.000.000,00'], [
+    ['0', /^Enter at least R\$ 0,01\.$/],
+    ['0,00', /^Enter at least R\$ 0,01\.$/],
     ['1.000.000,01', /^Enter at most R\$ 1\.000\.000,00\.$/],
-    ['abc', /^"abc" is not an amount \(examples: 12,50 or 12\.50\)\.$/],
-    ['-5', /is not an amount/],
-    ['1.2.3', /is not an amount/],
+    ['abc', /^"abc" is not an amount \(examples: 12,50 or 1\.234,56\)\.$/],
+    ['-5', /^"-5" is negative/],
+    ['1.2.3', /groups its thousands wrong/],
+    ['12,345', /^"12,345" is ambiguous: .*; write 12,35 or 12\.345,00\.$/],
+    ['1.234', /is ambiguous/],
+    ['1,234', /is ambiguous/],
+    ['0,999', /^"0,999" has 3 decimal places; centavos take at most 2: write 1,00\.$/],
+    ['1.23,45', /groups its thousands wrong/],
+    ['12.34.56', /groups its thousands wrong/],
   ]],
   ['validateQuantity', validateQuantity, ['1', '3', ' 12 ', '1000000'], [['0', /^Enter a whole number from 1 to 1000000\.$/], ['1.5', /whole number/], ['-1', /whole number/], ['', /whole number/], ['1000001', /whole number/]]],
   ['validateCardNumber', validateCardNumber, ['4111 1111 1111 1111', '4111-1111-1111-1111', '5555555555554444', '378282246310005'], [
@@ -350,6 +358,37 @@ const cases: [string, Validate, string[], [string, RegExp][]][] = [
 describe.each(cases)('%s', (_name, validate, good, bad) => {
   it.each(good)('accepts %j', (value) => expect(validate(value)).toBe(true));
   it.each(bad)('refuses %j', (value, reason) => expect(validate(value)).toMatch(reason));
+});
+
+describe('validateAmount and the amount flags', () => {
+  // Typed amounts: mostly well-formed, many ambiguous, some out of range.
+  const typed = fc.oneof(fc.stringMatching(/^(R\$ ?)?\d{1,8}([.,]\d{3}){0,2}([.,]\d{1,4})?$/), fc.string({ maxLength: 12 }));
+
+  it('accept and refuse the same text, for the same reason, as parseAmount', () => {
+    fc.assert(fc.property(typed, (text) => {
+      let reason: string | undefined;
+      try {
+        reason = amountRangeProblem(parseAmount(text)) && `Enter ${amountRangeProblem(parseAmount(text))}.`;
+      } catch (error) {
+        reason = `${(error as Error).message}.`;
+      }
+      expect(validateAmount(text)).toBe(reason ?? true);
+    }), { numRuns: 2000 });
+  });
+
+  it('accept exactly what --amount accepts', () => {
+    fc.assert(fc.property(typed, (text) => {
+      const flagAccepts = (() => {
+        try {
+          return amountFlag(text, '--amount') >= 0;
+        } catch (error) {
+          expect(error).toMatchObject({ exitCode: EXIT.usage, message: expect.stringMatching(/^--amount: /) });
+          return false;
+        }
+      })();
+      expect(validateAmount(text) === true).toBe(flagAccepts);
+    }), { numRuns: 2000 });
+  });
 });
 
 // ---- missingFields ------------------------------------------------------------------------------

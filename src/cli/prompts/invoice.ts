@@ -4,7 +4,7 @@ import { CreateInvoiceRequest, Payer, type ErrorDetail, type Method, type Reques
 import { validateCreateRequest } from '../../api/validate.js';
 import { isExpired, normalizeCardNumber, passesLuhn } from '../../domain/card.js';
 import { documentProblem, formatDocument } from '../../domain/document.js';
-import { AmountError, formatBRL, parseAmount } from '../../domain/money.js';
+import { AmountError, amountRangeProblem, formatBRL, MAX_CENTS, parseAmount } from '../../domain/money.js';
 import { usageError } from '../errors.js';
 import { CancelledError, type Prompter, type Validate } from './prompter.js';
 
@@ -15,7 +15,6 @@ type DeepPartial<T> = T extends readonly (infer U)[] ? DeepPartial<U>[] : T exte
 export type PartialCreate = DeepPartial<CreateInvoiceRequest>;
 
 const MAX_TEXT = 255;
-const MAX_CENTS = 100_000_000;
 const MAX_ITEMS = 100;
 const filled = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
@@ -42,6 +41,7 @@ export const validateDocument: Validate = (v) => {
   return `N${problem.message.slice(1)}.`;
 };
 
+/** The same parser and caps as the flags (`--amount`, `--item`), so a prompt never reads an amount differently. */
 export const validateAmount: Validate = (v) => {
   let cents: number;
   try {
@@ -50,8 +50,8 @@ export const validateAmount: Validate = (v) => {
     if (error instanceof AmountError) return `${error.message}.`;
     throw error;
   }
-  if (cents <= 0) return 'Enter an amount above R$ 0,00.';
-  return cents <= MAX_CENTS || `Enter at most ${formatBRL(MAX_CENTS)}.`;
+  const problem = amountRangeProblem(cents);
+  return problem === undefined || `Enter ${problem}.`;
 };
 
 export const validateCardNumber: Validate = (v) => {
