@@ -1,5 +1,8 @@
 // stdout carries data, stderr carries messages; colour follows the TTY, NO_COLOR and --no-color.
+// Both pass safeOutput last: renderers already made their data safe, and this catches any text that
+// carries data some other way (a message naming a URL), so no control character reaches a terminal raw.
 import { createPalette, shouldUseColour } from './render/colour.js';
+import { safeJson, safeOutput } from './render/safe-text.js';
 
 export interface Output {
   json: boolean;
@@ -14,14 +17,14 @@ export interface Output {
 export function createOutput(flags: { json?: boolean; color?: boolean }, env = process.env): Output {
   const stdoutIsTTY = process.stdout.isTTY === true;
   const colour = !flags.json && shouldUseColour({ isTTY: stdoutIsTTY, env, flag: flags.color });
-  const ensureNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+  const ensureNewline = (text: string) => safeOutput(text.endsWith('\n') ? text : `${text}\n`, colour);
   return {
     json: flags.json === true,
     colour,
     palette: createPalette(colour),
     stdoutIsTTY,
     data: (text) => void process.stdout.write(ensureNewline(text)),
-    jsonData: (value) => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    jsonData: (value) => void process.stdout.write(`${safeJson(JSON.stringify(value, null, 2))}\n`),
     message: (text) => void process.stderr.write(ensureNewline(text)),
   };
 }

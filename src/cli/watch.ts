@@ -1,6 +1,7 @@
 // Polls a charge until it leaves pending/waiting_3ds or the time runs out, with a spinner on a TTY.
 import type { Transaction } from '../api/schemas.js';
 import type { Client } from '../client/index.js';
+import { safeText } from './render/safe-text.js';
 
 const WAITING = new Set(['pending', 'waiting_3ds']);
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -19,7 +20,7 @@ export async function watchInvoice(client: Client, first: Transaction, options: 
   let frame = 0;
   const draw = () => {
     const seconds = Math.round((Date.now() - started) / 1000);
-    process.stderr.write(`\r${FRAMES[frame++ % FRAMES.length]} ${tx.secureId}: ${tx.status} (${seconds} s)\u001b[K`);
+    process.stderr.write(`\r${FRAMES[frame++ % FRAMES.length]} ${safeText(`${tx.secureId}: ${tx.status}`)} (${seconds} s)\u001b[K`);
   };
   const spin = options.spinner ? setInterval(draw, 100) : undefined;
   try {

@@ -11,6 +11,7 @@ import { CliError, EXIT } from './errors.js';
 import { resolveSecret, type SecretFlags } from './events.js';
 import { createOutput, type Output } from './output.js';
 import { dateTime, money } from './render/format.js';
+import { safeData, safeJson } from './render/safe-text.js';
 
 export interface ListenFlags extends SecretFlags {
   host: string;
@@ -85,8 +86,9 @@ async function forward(url: string, body: Buffer, request: IncomingMessage): Pro
   return { result, duration: Math.round(performance.now() - started) };
 }
 
-/** One line a person reads as events arrive. */
-export function eventLine(r: Received, out: Output): string {
+/** One line a person reads as events arrive; whatever the sender put in the body is made safe first. */
+export function eventLine(received: Received, out: Output): string {
+  const r = safeData(received);
   const p = out.palette;
   const signature = r.signature === 'valid' ? p.ok('signature ok') : p.bad(`signature INVALID (${r.reason})`);
   const parts = [
@@ -144,7 +146,7 @@ export async function listen(flags: ListenFlags): Promise<void> {
       answer = result.status === undefined ? { error: 'forward_failed', message: result.error } : { forwarded: true, status: result.status };
     }
     await reply(status, answer);
-    if (out.json) process.stdout.write(`${receivedLine(received, raw)}\n`);
+    if (out.json) process.stdout.write(`${safeJson(receivedLine(received, raw))}\n`);
     else out.data(eventLine(received, out));
     if (check.valid && flags.count !== undefined && ++valid >= flags.count) finish();
   }

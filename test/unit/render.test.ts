@@ -9,7 +9,9 @@ import { BOLETO_BARCODE, BOLETO_LINE, PIX_CODE, boletoTransaction, cardTransacti
 const ESC = '\u001b[';
 const plain = createPalette(false);
 const coloured = createPalette(true);
-const render = (tx: Transaction, qr?: string) => renderTransaction(tx, { palette: plain, qr });
+// Wide enough that no cell wraps, so rows can be matched whole; fitting narrower terminals is render-width.test.ts.
+const WIDE = 160;
+const render = (tx: Transaction, qr?: string) => renderTransaction(tx, { palette: plain, qr, width: WIDE });
 
 /** The lines from a section's title to the blank line that ends it. */
 function sectionOf(output: string, title: string): string {
@@ -157,7 +159,7 @@ describe('renderTransaction: pending pix', () => {
 
   it('puts the pix code whole on a line of its own, under its label, with or without colour', () => {
     for (const palette of [plain, coloured]) {
-      const lines = renderTransaction(pixTransaction(), { palette }).split('\n');
+      const lines = renderTransaction(pixTransaction(), { palette, width: 60 }).split('\n');
       const at = lines.indexOf(PIX_CODE);
       expect(at).toBeGreaterThan(0);
       expect(lines[at - 1]).toContain('pix copy-and-paste code:');
@@ -215,6 +217,12 @@ describe('renderTransaction: paid card with a refund', () => {
     expect(timeline).toContain('2026-11-22 15:05:12 UTC │ paid');
   });
 
+  it.each(['paid', 'refunded', 'expired', 'canceled'] as const)('shows no expiry once a pix charge is %s (only a pending charge can still expire)', (status) => {
+    const tx = { ...pixTransaction(), status, paidAt: status === 'paid' || status === 'refunded' ? '2026-11-22T15:10:00.000Z' : null };
+    expect(sectionOf(render(tx), 'Summary')).not.toContain('expires');
+    expect(sectionOf(render({ ...boletoTransaction(), status }), 'Summary')).not.toContain('expires');
+  });
+
   it('shows the refusal reason of a refused charge', () => {
     const refused = { ...cardTransaction(), status: 'refused', paidAt: null, refusedReason: 'insufficient funds' } as const;
     expect(sectionOf(render(refused), 'Summary')).toMatch(/refused reason\s+│ insufficient funds/);
@@ -247,10 +255,10 @@ describe('renderTransaction: boleto', () => {
 
 describe('colour in rendered output', () => {
   const outputs = (palette: typeof plain) => [
-    renderTransaction(pixTransaction(), { palette }),
-    renderTransaction(cardTransaction(), { palette }),
-    renderTransaction(boletoTransaction(), { palette }),
-    renderCompany(enterprise(), { palette }),
+    renderTransaction(pixTransaction(), { palette, width: WIDE }),
+    renderTransaction(cardTransaction(), { palette, width: WIDE }),
+    renderTransaction(boletoTransaction(), { palette, width: WIDE }),
+    renderCompany(enterprise(), { palette, width: WIDE }),
   ];
 
   it('has no escape codes with the palette disabled', () => {
@@ -263,7 +271,7 @@ describe('colour in rendered output', () => {
 });
 
 describe('renderCompany', () => {
-  const output = renderCompany(enterprise(), { palette: plain });
+  const output = renderCompany(enterprise(), { palette: plain, width: WIDE });
 
   it('shows the identity and the bank account', () => {
     const company = sectionOf(output, 'Company');
@@ -287,6 +295,6 @@ describe('renderCompany', () => {
   it('lists the blocks in force, or none', () => {
     expect(output.split('\n')).toContain('blocked: none');
     const blocked = { ...enterprise(), blocked_pix: true, blocked_system: true };
-    expect(renderCompany(blocked, { palette: plain }).split('\n')).toContain('blocked: pix, system');
+    expect(renderCompany(blocked, { palette: plain, width: WIDE }).split('\n')).toContain('blocked: pix, system');
   });
 });

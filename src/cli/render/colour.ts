@@ -5,6 +5,8 @@ import { Chalk } from 'chalk';
 type Paint = (text: string) => string;
 
 export interface Palette {
+  /** whether these paints write escape codes (so any other escape in a text is not ours) */
+  enabled: boolean;
   bold: Paint;
   dim: Paint;
   heading: Paint;
@@ -26,6 +28,7 @@ export function createPalette(enabled: boolean): Palette {
   const bad: Paint = (text) => chalk.red(text);
   const refunded: Paint = (text) => chalk.magenta(text);
   return {
+    enabled,
     bold: (text) => chalk.bold(text),
     dim: (text) => chalk.dim(text),
     heading: (text) => chalk.bold.cyan(text),

@@ -2,10 +2,15 @@
 import type { Enterprise } from '../../api/schemas.js';
 import type { Palette } from './colour.js';
 import { dateTime, document, money, orDash, zipCode } from './format.js';
+import { safeData } from './safe-text.js';
+import { wrapText } from './layout.js';
 import { keyValueTable, right, section, type Row } from './table.js';
+import { terminalWidth } from './width.js';
 
 export interface CompanyRenderOptions {
   palette: Palette;
+  /** the columns every table fits in; the terminal's by default */
+  width?: number | undefined;
 }
 
 const BLOCK_FLAGS = [
@@ -57,15 +62,17 @@ function balanceRows(e: Enterprise, palette: Palette): Row[] {
   ];
 }
 
-export function blockedLine(e: Enterprise, palette: Palette): string {
+export function blockedLine(e: Enterprise, palette: Palette, width = terminalWidth()): string {
   const blocked = BLOCK_FLAGS.filter(([field]) => e[field]).map(([, label]) => label);
-  return blocked.length === 0 ? `blocked: ${palette.ok('none')}` : `blocked: ${palette.bad(blocked.join(', '))}`;
+  return wrapText(blocked.length === 0 ? `blocked: ${palette.ok('none')}` : `blocked: ${palette.bad(blocked.join(', '))}`, width);
 }
 
-export function renderCompany(e: Enterprise, { palette }: CompanyRenderOptions): string {
+/** The support view of a company; every string of the record is made safe for a terminal first. */
+export function renderCompany(record: Enterprise, { palette, width = terminalWidth() }: CompanyRenderOptions): string {
+  const e = safeData(record);
   return [
-    section('Company', keyValueTable(identityRows(e), palette), palette),
-    section('Balances', keyValueTable(balanceRows(e, palette), palette), palette),
-    blockedLine(e, palette),
+    section('Company', keyValueTable(identityRows(e), palette, width), palette),
+    section('Balances', keyValueTable(balanceRows(e, palette), palette, width), palette),
+    blockedLine(e, palette, width),
   ].join('\n\n');
 }

@@ -1,8 +1,11 @@
-// The list sections of a charge: items, refunds, financial movements and the status timeline.
+// The list sections of a charge: items, refunds, financial movements and the status timeline. Each
+// makes its records safe for a terminal (safeData) before it reads them, like every renderer.
 import type { FinancialMovement, Refund, ResponseItem, TimelineEntry } from '../../api/schemas.js';
 import type { Palette } from './colour.js';
 import { dateTime, money, orDash, signedMoney, yesNo } from './format.js';
-import { gridTable, right, section } from './table.js';
+import { safeData } from './safe-text.js';
+import { gridTable, keep, right, section } from './table.js';
+import { terminalWidth } from './width.js';
 
 const BALANCE_LABELS: Record<FinancialMovement['balance'], string> = {
   balance_pix: 'pix',
@@ -11,7 +14,8 @@ const BALANCE_LABELS: Record<FinancialMovement['balance'], string> = {
 };
 
 /** Items always get a section, so "no items" is said rather than left to be guessed from a gap. */
-export function renderItems(items: readonly ResponseItem[], palette: Palette): string {
+export function renderItems(records: readonly ResponseItem[], palette: Palette, width = terminalWidth()): string {
+  const items = safeData(records);
   if (items.length === 0) return section('Items', palette.dim('no items'), palette);
   const rows = items.map((item) => [
     item.title,
@@ -23,24 +27,24 @@ export function renderItems(items: readonly ResponseItem[], palette: Palette): s
   const quantity = items.reduce((sum, item) => sum + item.quantity, 0);
   const total = items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
   rows.push([palette.bold('total'), right(String(quantity)), '', right(palette.bold(money(total))), '']);
-  const head = ['title', 'quantity', 'unit price', 'line total', 'tangible'];
-  return section('Items', gridTable(head, rows, palette), palette);
+  const head = ['title', keep('quantity'), keep('unit price'), keep('line total'), keep('tangible')];
+  return section('Items', gridTable(head, rows, palette, width), palette);
 }
 
-export function renderRefunds(refunds: readonly Refund[], palette: Palette): string | null {
+export function renderRefunds(refunds: readonly Refund[], palette: Palette, width = terminalWidth()): string | null {
   if (refunds.length === 0) return null;
-  const rows = refunds.map((refund) => [
+  const rows = safeData(refunds).map((refund) => [
     String(refund.id),
     right(money(refund.amount)),
     orDash(refund.reason),
     dateTime(refund.createdAt),
   ]);
-  return section('Refunds', gridTable(['id', 'amount', 'reason', 'at'], rows, palette), palette);
+  return section('Refunds', gridTable([keep('id'), keep('amount'), 'reason', keep('at')], rows, palette, width), palette);
 }
 
-export function renderMovements(movements: readonly FinancialMovement[], palette: Palette): string | null {
+export function renderMovements(movements: readonly FinancialMovement[], palette: Palette, width = terminalWidth()): string | null {
   if (movements.length === 0) return null;
-  const rows = movements.map((movement) => {
+  const rows = safeData(movements).map((movement) => {
     const amount = signedMoney(movement.amount);
     return [
       movement.type.replace('_', ' '),
@@ -50,12 +54,12 @@ export function renderMovements(movements: readonly FinancialMovement[], palette
       dateTime(movement.createdAt),
     ];
   });
-  const head = ['type', 'balance', 'amount', 'description', 'at'];
-  return section('Financial movements', gridTable(head, rows, palette), palette);
+  const head = [keep('type'), keep('balance'), keep('amount'), 'description', keep('at')];
+  return section('Financial movements', gridTable(head, rows, palette, width), palette);
 }
 
-export function renderTimeline(timeline: readonly TimelineEntry[], palette: Palette): string | null {
+export function renderTimeline(timeline: readonly TimelineEntry[], palette: Palette, width = terminalWidth()): string | null {
   if (timeline.length === 0) return null;
-  const rows = timeline.map((entry) => [dateTime(entry.at), palette.status(entry.status), orDash(entry.note)]);
-  return section('Timeline', gridTable(['at', 'status', 'note'], rows, palette), palette);
+  const rows = safeData(timeline).map((entry) => [dateTime(entry.at), palette.status(entry.status), orDash(entry.note)]);
+  return section('Timeline', gridTable([keep('at'), keep('status'), 'note'], rows, palette, width), palette);
 }

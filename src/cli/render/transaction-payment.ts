@@ -2,7 +2,9 @@
 import type { Transaction } from '../../api/schemas.js';
 import type { Palette } from './colour.js';
 import { formatDigitableLine, orDash, yesNo } from './format.js';
+import { safeData } from './safe-text.js';
 import { keyValueTable, section, type Row } from './table.js';
+import { terminalWidth } from './width.js';
 
 type Card = NonNullable<Transaction['card']>;
 
@@ -30,8 +32,9 @@ function cardRows(card: Card, palette: Palette): Row[] {
   ];
 }
 
-// The code is printed bare on its own line, outside any table, so a triple-click copies it whole:
-// borders, padding or wrapping would corrupt what the payer pastes into the bank app.
+// The code is printed bare on its own line, outside any table and whatever the terminal's width (the
+// terminal folds it, and copies it back whole), so a triple-click copies it whole: borders, padding or
+// wrapping would corrupt what the payer pastes into the bank app.
 function pixBody(pix: NonNullable<Transaction['pix']>, qr: string | undefined, palette: Palette): string {
   const lines: string[] = [];
   if (qr !== undefined && qr !== '') lines.push(qr.replace(/\n+$/, ''));
@@ -47,9 +50,10 @@ function boletoRows(boleto: NonNullable<Transaction['boleto']>): Row[] {
   ];
 }
 
-export function renderPayment(tx: Transaction, qr: string | undefined, palette: Palette): string | null {
+export function renderPayment(record: Transaction, qr: string | undefined, palette: Palette, width = terminalWidth()): string | null {
+  const tx = safeData(record);
   if (tx.pix !== null) return section('Payment (pix)', pixBody(tx.pix, qr, palette), palette);
-  if (tx.boleto !== null) return section('Payment (boleto)', keyValueTable(boletoRows(tx.boleto), palette), palette);
-  if (tx.card !== null) return section('Payment (credit card)', keyValueTable(cardRows(tx.card, palette), palette), palette);
+  if (tx.boleto !== null) return section('Payment (boleto)', keyValueTable(boletoRows(tx.boleto), palette, width), palette);
+  if (tx.card !== null) return section('Payment (credit card)', keyValueTable(cardRows(tx.card, palette), palette, width), palette);
   return null;
 }

@@ -2,14 +2,18 @@
 import type { Customer, Transaction } from '../../api/schemas.js';
 import type { Palette } from './colour.js';
 import { DASH, dateTime, document, money, orDash, percent, zipCode } from './format.js';
+import { safeData } from './safe-text.js';
 import { keyValueTable, section, type Row } from './table.js';
 import { renderItems, renderMovements, renderRefunds, renderTimeline } from './transaction-lists.js';
 import { renderPayment } from './transaction-payment.js';
+import { terminalWidth } from './width.js';
 
 export interface TransactionRenderOptions {
   palette: Palette;
   /** a QR block (from renderQr) drawn above the pix code; the caller leaves it out when it would not fit */
   qr?: string | undefined;
+  /** the columns every table fits in; the terminal's by default */
+  width?: number | undefined;
 }
 
 export const METHOD_LABELS: Record<Transaction['paymentMethod'], string> = {
@@ -19,7 +23,8 @@ export const METHOD_LABELS: Record<Transaction['paymentMethod'], string> = {
 };
 
 function summaryRows(tx: Transaction, palette: Palette): Row[] {
-  const expiresAt = tx.pix?.expiresAt ?? tx.boleto?.expiresAt ?? null;
+  // Only a charge still waiting for its payer has an expiry that matters; a paid one never expires.
+  const expiresAt = tx.status === 'pending' ? (tx.pix?.expiresAt ?? tx.boleto?.expiresAt ?? null) : null;
   const rows: Row[] = [
     ['id', String(tx.id)],
     ['secure id', tx.secureId],
@@ -72,17 +77,19 @@ function feeRows(tx: Transaction): Row[] {
   ];
 }
 
-export function renderTransaction(tx: Transaction, options: TransactionRenderOptions): string {
-  const { palette } = options;
+/** The support view of a charge; every string of the record is made safe for a terminal first. */
+export function renderTransaction(record: Transaction, options: TransactionRenderOptions): string {
+  const { palette, width = terminalWidth() } = options;
+  const tx = safeData(record);
   const sections = [
-    section('Summary', keyValueTable(summaryRows(tx, palette), palette), palette),
-    section('Payer', keyValueTable(payerRows(tx.customer), palette), palette),
-    renderItems(tx.items, palette),
-    section('Fee', keyValueTable(feeRows(tx), palette), palette),
-    renderPayment(tx, options.qr, palette),
-    renderRefunds(tx.refunds, palette),
-    renderMovements(tx.financial_movements, palette),
-    renderTimeline(tx.timeline, palette),
+    section('Summary', keyValueTable(summaryRows(tx, palette), palette, width), palette),
+    section('Payer', keyValueTable(payerRows(tx.customer), palette, width), palette),
+    renderItems(tx.items, palette, width),
+    section('Fee', keyValueTable(feeRows(tx), palette, width), palette),
+    renderPayment(tx, options.qr, palette, width),
+    renderRefunds(tx.refunds, palette, width),
+    renderMovements(tx.financial_movements, palette, width),
+    renderTimeline(tx.timeline, palette, width),
   ];
   return sections.filter((text): text is string => text !== null).join('\n\n');
 }
