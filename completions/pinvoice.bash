@@ -9,7 +9,7 @@ _pinvoice() {
   done
   case "$cmdpath" in
     "") words="login logout whoami company profile invoice sandbox webhooks events serve openapi completion --version -V --help -h" ;;
-    " login") words="--profile --base-url --debug --no-color --json --token-stdin --token-file --no-input --help -h" ;;
+    " login") words="--profile --base-url --debug --no-color --json --token-stdin --token-file --no-input --force --help -h" ;;
     " logout") words="--profile --base-url --debug --no-color --help -h" ;;
     " whoami") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " company") words="--profile --base-url --debug --no-color --json --help -h" ;;

@@ -34,6 +34,7 @@ complete -c pinvoice -n '__pinvoice_path_is "login"' -l json -d 'print JSON for 
 complete -c pinvoice -n '__pinvoice_path_is "login"' -l token-stdin -d 'read the token from stdin'
 complete -c pinvoice -n '__pinvoice_path_is "login"' -l token-file -d 'read the token from a file'
 complete -c pinvoice -n '__pinvoice_path_is "login"' -l no-input -d 'never prompt; fail if the token is not given by --token-stdin or --token-file'
+complete -c pinvoice -n '__pinvoice_path_is "login"' -l force -d 'replace the token stored in the profile even when it belongs to another company '
 complete -c pinvoice -n '__pinvoice_path_is "login"' -l help -s h -d 'display help for command'
 complete -c pinvoice -n '__pinvoice_path_is "logout"' -l profile -d 'profile to use (default: PINVOICE_PROFILE, else the current profile)'
 complete -c pinvoice -n '__pinvoice_path_is "logout"' -l base-url -d 'API base URL (default: PINVOICE_BASE_URL, else the profile’s)'

@@ -1,6 +1,7 @@
 // The entry point and the one place that exits: parse, run, map any error to its exit code.
-import { CommanderError } from 'commander';
-import { CliError, EXIT } from './cli/errors.js';
+import { CommanderError, type Command } from 'commander';
+import { CliError, EXIT, usageError } from './cli/errors.js';
+import { safeOutput } from './cli/render/safe-text.js';
 import { ApiRequestError, NetworkError, UnexpectedResponseError } from './client/errors.js';
 import { buildProgram } from './program.js';
 import { packageVersion } from './version.js';
@@ -12,36 +13,70 @@ function apiExitCode(status: number): number {
   return EXIT.network;
 }
 
+/** Messages carry data (a server's answer, a company name): no control character in them reaches a terminal raw. */
+const complain = (text: string) => void process.stderr.write(`pinvoice: ${safeOutput(text, false)}\n`);
+
 function exitCodeOf(error: unknown): number {
   if (error instanceof CommanderError) {
     const success = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
     return success ? EXIT.ok : EXIT.usage;
   }
   if (error instanceof CliError) {
-    process.stderr.write(`pinvoice: ${error.message}\n`);
+    complain(error.message);
     return error.exitCode;
   }
   if (error instanceof ApiRequestError) {
     const details = error.details.map((d) => `\n  ${d.path}: ${d.message}`).join('');
-    process.stderr.write(`pinvoice: ${error.message} (HTTP ${error.status} ${error.code})${details}\n`);
+    complain(`${error.message} (HTTP ${error.status} ${error.code})${details}`);
     return apiExitCode(error.status);
   }
   if (error instanceof NetworkError || error instanceof UnexpectedResponseError) {
-    process.stderr.write(`pinvoice: ${error.message}\n`);
+    complain(error.message);
     return EXIT.network;
   }
   if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'CancelledError' || error.name === 'AbortPromptError')) {
-    process.stderr.write(`pinvoice: cancelled${error.name === 'CancelledError' ? `: ${error.message}` : ''}\n`);
+    complain(`cancelled${error.name === 'CancelledError' ? `: ${error.message}` : ''}`);
     return EXIT.cancelled;
   }
   const detail = process.env.PINVOICE_DEBUG ? (error as Error)?.stack : (error as Error)?.message;
-  process.stderr.write(`pinvoice: unexpected error: ${detail ?? String(error)}\n`);
+  complain(`unexpected error: ${detail ?? String(error)}`);
   return EXIT.unexpected;
 }
 
+/**
+ * Node decodes argv as UTF-8 and turns any other byte into U+FFFD, which would be stored as is: a
+ * value holding one is refused, naming its flag or argument. Runs once, before every action.
+ */
+function refuseNonUtf8Values(_hooked: Command, action: Command): void {
+  const mangled = (value: unknown) => (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && v.includes('\uFFFD'));
+  const refuse = (what: string) =>
+    usageError(`${what}: the value holds bytes that are not UTF-8 (shown as \uFFFD); give it as UTF-8 text (is the terminal set to UTF-8?)`);
+  for (let command: Command | null = action; command; command = command.parent) {
+    for (const option of command.options) {
+      if (mangled(command.getOptionValue(option.attributeName()))) throw refuse(option.long ?? option.flags);
+    }
+  }
+  action.args.forEach((arg, index) => {
+    if (mangled(arg)) throw refuse(`argument <${action.registeredArguments[index]?.name() ?? index + 1}>`);
+  });
+}
+
+/**
+ * A reader that stops early (`pinvoice openapi | head -1`) closes the pipe: what is left to print has
+ * nowhere to go, so pinvoice ends at once and quietly, with the exit code it had so far (0 unless it failed).
+ */
+function endQuietlyWhenPipeCloses(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? EXIT.ok);
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
+  endQuietlyWhenPipeCloses(process.stdout);
+  endQuietlyWhenPipeCloses(process.stderr);
   try {
-    await buildProgram(packageVersion()).parseAsync(argv);
+    await buildProgram(packageVersion()).hook('preAction', refuseNonUtf8Values).parseAsync(argv);
   } catch (error) {
     process.exitCode = exitCodeOf(error);
   }

@@ -75,10 +75,12 @@ function authCommands(): Command[] {
     .option('--token-stdin', 'read the token from stdin')
     .option('--token-file <path>', 'read the token from a file')
     .option('--no-input', 'never prompt; fail if the token is not given by --token-stdin or --token-file')
+    .option('--force', 'replace the token stored in the profile even when it belongs to another company (that token is lost)')
     .addHelpText('after', examples(
       'pinvoice login --profile local --base-url http://127.0.0.1:4010      # asks for the token, hidden',
       "printf '%s' \"$TOKEN\" | pinvoice login --profile ci --token-stdin",
       'pinvoice login --profile production --base-url https://api.example.com --token-file ~/.secrets/pinvoice',
+      'pinvoice login --profile local --token-file new-token.txt --force      # over the token of another company',
     ))
     .action(async (flags) => (await import('./cli/auth.js')).login(flags));
   const logout = withConnection(new Command('logout'), { json: false })

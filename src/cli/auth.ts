@@ -1,28 +1,24 @@
 // `pinvoice login`, `logout` and `whoami`: tokens come from a hidden prompt, stdin or a file, never a flag.
-import { readFileSync } from 'node:fs';
+import type { Enterprise } from '../api/schemas.js';
 import { ApiRequestError } from '../client/errors.js';
-import { openConfig } from './config.js';
+import { openConfig, PROFILE_NAME, type CompanyRef, type ConfigStore, type Profile } from './config.js';
 import { baseUrlOf, connect, profileName, type CommonFlags } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
-import { readStdinText } from './invoice-input.js';
+import { readStdinText, readTextFlag } from './invoice-input.js';
 import { createOutput } from './output.js';
 
 export interface LoginFlags extends CommonFlags {
   tokenStdin?: boolean;
   tokenFile?: string;
+  force?: boolean;
 }
 
 async function readToken(flags: LoginFlags): Promise<string> {
   if (flags.tokenStdin && flags.tokenFile) throw usageError('use either --token-stdin or --token-file, not both');
   let token: string;
-  if (flags.tokenStdin) token = await readStdinText();
-  else if (flags.tokenFile) {
-    try {
-      token = readFileSync(flags.tokenFile, 'utf8');
-    } catch (error) {
-      throw usageError(`--token-file ${flags.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? 'cannot be read'}`);
-    }
-  } else if (process.stdin.isTTY && flags.input !== false) {
+  if (flags.tokenStdin) token = await readStdinText('--token-stdin');
+  else if (flags.tokenFile) token = await readTextFlag('--token-file', flags.tokenFile);
+  else if (process.stdin.isTTY && flags.input !== false) {
     const { inquirerPrompter } = await import('./prompts/prompter.js');
     token = await (await inquirerPrompter()).password({ message: 'Access token:', mask: '*' });
   } else {
@@ -33,33 +29,89 @@ async function readToken(flags: LoginFlags): Promise<string> {
   return token;
 }
 
+type Ask = (baseUrl: string, token: string) => Promise<Enterprise>;
+
+const companyRef = (company: Enterprise): CompanyRef => ({ id: company.id, cnpj: company.cnpj, name: company.fantasy_name });
+const cnpjKey = (cnpj: string) => cnpj.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+const described = (company: CompanyRef) => `${company.name} (CNPJ ${company.cnpj})`;
+
+const sameCompany = (a: CompanyRef, b: CompanyRef) => cnpjKey(a.cnpj) === cnpjKey(b.cnpj);
+
+/**
+ * Whose token the profile holds, when replacing it would lose it; undefined when nothing is lost: no
+ * token, the same company's (a rotated token), or one its server rejects (a reset database). The
+ * server is asked unless the recorded company settles it; the record names the company when the
+ * server cannot be asked.
+ */
+async function tokenAtStake(stored: Profile | undefined, next: CompanyRef & { token: string }, ask: Ask): Promise<string | undefined> {
+  if (!stored?.token || stored.token === next.token) return undefined;
+  if (stored.company && sameCompany(stored.company, next)) return undefined;
+  try {
+    const held = companyRef(await ask(stored.baseUrl, stored.token));
+    return sameCompany(held, next) ? undefined : `the token of ${described(held)}`;
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401) return undefined;
+    const reason = `${stored.baseUrl} could not be asked: ${(error as Error).message}`;
+    return stored.company ? `the token of ${described(stored.company)} (${reason})` : `a token of a company pinvoice cannot tell (${reason})`;
+  }
+}
+
+/** A profile name for the new company that is free, from its name ("Loja Dois" -> loja-dois). */
+function suggestedName(company: CompanyRef, config: ConfigStore): string {
+  const slug = company.name.normalize('NFD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase().slice(0, 40);
+  const base = PROFILE_NAME.test(slug) ? slug : 'company';
+  let name = base;
+  for (let n = 2; config.get(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+/** Refuses to overwrite a token of another company (it may exist nowhere else) unless --force. */
+async function guardToken(name: string, next: CompanyRef & { baseUrl: string; token: string }, config: ConfigStore, flags: LoginFlags, ask: Ask): Promise<void> {
+  const holder = flags.force ? undefined : await tokenAtStake(config.get(name), next, ask);
+  if (holder === undefined) return;
+  throw usageError(
+    `profile "${name}" holds ${holder}, and this token is for ${described(next)}; nothing was changed.\n` +
+      `  to keep both, log in to a new profile instead: --profile ${suggestedName(next, config)} --base-url ${next.baseUrl} (any new name will do)\n` +
+      `  to replace the old token (it cannot be shown again): add --force`,
+  );
+}
+
 export async function login(flags: LoginFlags): Promise<void> {
   const out = createOutput(flags);
-  const config = await openConfig();
-  const name = flags.profile ?? (process.env.PINVOICE_PROFILE || undefined) ?? config.current() ?? 'default';
-  profileName({ profile: name }, config);
+  // A config file that cannot be read is moved aside by the first write: login is how it is repaired.
+  const config = await openConfig(process.env, { repair: true });
+  const name = profileName(flags, config);
   const baseUrl = baseUrlOf(flags, config.get(name)?.baseUrl);
   const token = await readToken(flags);
   const { createClient } = await import('../client/index.js');
   const debug = flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
-  let company;
+  const ask: Ask = (url, secret) => createClient({ baseUrl: url, token: secret, debug }).company();
+  let company: CompanyRef;
   try {
-    company = await createClient({ baseUrl, token, debug }).company();
+    company = companyRef(await ask(baseUrl, token));
   } catch (error) {
     if (error instanceof ApiRequestError && error.status === 401) throw new CliError(`${baseUrl} rejected this token: ${error.message}`, EXIT.auth);
     throw error;
   }
-  config.set(name, { baseUrl, token });
+  await guardToken(name, { ...company, baseUrl, token }, config, flags, ask);
+  config.set(name, { baseUrl, token, company });
   config.setCurrent(name);
-  if (out.json) out.jsonData({ profile: name, baseUrl, company: { id: company.id, fantasy_name: company.fantasy_name, cnpj: company.cnpj } });
-  else out.message(`Logged in to ${baseUrl} as ${company.fantasy_name} (CNPJ ${company.cnpj}); profile "${name}" saved in ${config.path} and now in use.`);
+  const moved = config.movedAside();
+  if (moved) out.message(`The configuration file could not be used (${moved.problem}): it was moved to ${moved.to}, and a new one started.`);
+  if (out.json) out.jsonData({ profile: name, baseUrl, company: { id: company.id, fantasy_name: company.name, cnpj: company.cnpj } });
+  else out.message(`Logged in to ${baseUrl} as ${described(company)}; profile "${name}" saved in ${config.path} and now in use.`);
 }
 
 export async function logout(flags: CommonFlags): Promise<void> {
   const config = await openConfig();
   const name = profileName(flags, config);
+  const wasCurrent = config.current() === name;
   if (!config.remove(name)) throw new CliError(`no profile "${name}" (see pinvoice profile list)`, EXIT.notFound);
-  createOutput(flags).message(`Profile "${name}" and its token removed.`);
+  const left = Object.keys(config.all());
+  let next = '';
+  if (left.length === 0) next = ' No profiles are left: run `pinvoice login` to add one.';
+  else if (wasCurrent) next = ` No profile is current now: choose one with \`pinvoice profile use <name>\` (${left.join(', ')}), or run \`pinvoice login\`.`;
+  createOutput(flags).message(`Profile "${name}" and its token removed.${next}`);
 }
 
 export async function whoami(flags: CommonFlags): Promise<void> {

@@ -1,12 +1,21 @@
-// Profiles in a conf file readable by its owner only: { current, profiles: { name: { baseUrl, token } } }.
-import { chmodSync } from 'node:fs';
+// Profiles in a conf file readable by its owner only: { current, profiles: { name: { baseUrl, token, company } } }.
+import { chmodSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CliError, EXIT } from './errors.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+
+/** The company a token belongs to, as Company Infos answered at login. */
+export interface CompanyRef {
+  id: number;
+  cnpj: string;
+  name: string;
+}
 
 export interface Profile {
   baseUrl: string;
   token?: string;
+  company?: CompanyRef;
 }
 
 interface Shape {
@@ -22,13 +31,83 @@ export interface ConfigStore {
   set(name: string, profile: Profile): void;
   remove(name: string): boolean;
   all(): Record<string, Profile>;
+  /** Where a file that could not be used was moved, and why, before this store wrote a new one (repair mode). */
+  movedAside(): { to: string; problem: string } | undefined;
 }
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-/** PINVOICE_CONFIG_DIR moves the file (tests, CI); otherwise the platform's config directory. */
-export async function openConfig(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
+// Profile names are keys: "constructor" must not find Object.prototype's.
+const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function profileProblem(name: string, value: unknown): string | undefined {
+  if (!isObject(value)) return `profile "${name}" is not an object`;
+  if (typeof value.baseUrl !== 'string') return `profile "${name}" has no "baseUrl" string`;
+  if (value.token !== undefined && typeof value.token !== 'string') return `the "token" of profile "${name}" is not a string`;
+  const company = value.company;
+  if (company === undefined) return undefined;
+  if (!isObject(company) || typeof company.id !== 'number' || typeof company.cnpj !== 'string' || typeof company.name !== 'string') {
+    return `the "company" of profile "${name}" is not {id, cnpj, name}`;
+  }
+  return undefined;
+}
+
+/** "line 3, column 14" for JSON.parse's "at position N", when its message has one. */
+function where(text: string, message: string): string {
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return '';
+  const before = text.slice(0, Number(position)).split('\n');
+  return ` (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})`;
+}
+
+/** What is wrong with the file's text, or undefined when it holds profiles as pinvoice writes them. */
+export function configProblem(text: string): string | undefined {
+  if (text.trim() === '') return 'it is empty';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    // Never the parser's own message: it quotes the file, and the file holds tokens.
+    return `it is not valid JSON${where(text, (error as Error).message)}`;
+  }
+  if (!isObject(value)) return 'it does not hold a JSON object';
+  if (value.current !== undefined && typeof value.current !== 'string') return '"current" is not a string';
+  if (value.profiles === undefined) return undefined;
+  if (!isObject(value.profiles)) return '"profiles" is not an object';
+  for (const [name, profile] of Object.entries(value.profiles)) {
+    const problem = profileProblem(name, profile);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+export function brokenConfigError(path: string, problem: string): CliError {
+  return new CliError(
+    `the configuration file ${path} cannot be used: ${problem}.\n` +
+      '  `pinvoice login` moves it aside (to config.json.broken-<time>) and starts a new one with the profile it logs in to;\n' +
+      '  or fix or delete the file yourself.',
+    EXIT.unexpected,
+  );
+}
+
+/** Renames a file that cannot be read, so that nothing in it is lost; it keeps the owner-only mode. */
+function moveAside(path: string, now = new Date()): string {
+  const aside = `${path}.broken-${now.toISOString().replace(/[-:]|\.\d+/g, '')}`;
+  renameSync(path, aside);
+  chmodSync(aside, 0o600);
+  return aside;
+}
+
+/**
+ * PINVOICE_CONFIG_DIR moves the file (tests, CI); otherwise the platform's config directory. A file
+ * that cannot be read is an error naming it; with `repair` (login) it reads as empty instead and is
+ * moved aside by the first write.
+ */
+export async function openConfig(env: NodeJS.ProcessEnv = process.env, { repair = false } = {}): Promise<ConfigStore> {
   const { default: Conf } = await import('conf');
+  let problem: string | undefined;
+  let movedAside: { to: string; problem: string } | undefined;
   const conf = new Conf<Shape>({
     projectName: 'pinvoice',
     projectSuffix: '',
@@ -36,9 +115,25 @@ export async function openConfig(env: NodeJS.ProcessEnv = process.env): Promise<
     cwd: env.PINVOICE_CONFIG_DIR || undefined,
     configFileMode: 0o600,
     defaults: { profiles: {} },
+    // A broken file reads as the defaults, which conf then leaves on disk untouched; `read` reports it.
+    deserialize: (text: string) => {
+      problem = configProblem(text);
+      return problem === undefined ? (JSON.parse(text) as Shape) : { profiles: {} };
+    },
   });
+  const read = (): Shape => {
+    const store = conf.store as Partial<Shape>;
+    if (problem !== undefined && !repair) throw brokenConfigError(conf.path, problem);
+    if (problem !== undefined) return { profiles: {} };
+    return { ...(store.current !== undefined && { current: store.current }), profiles: store.profiles ?? {} };
+  };
+  read();
   const save = (mutate: (shape: Shape) => void) => {
-    const shape: Shape = { current: conf.get('current'), profiles: { ...conf.get('profiles') } };
+    const shape = read();
+    if (problem !== undefined) {
+      movedAside = { to: moveAside(conf.path), problem };
+      problem = undefined;
+    }
     mutate(shape);
     conf.store = shape.current === undefined ? { profiles: shape.profiles } : shape;
     chmodSync(conf.path, 0o600);
@@ -46,18 +141,19 @@ export async function openConfig(env: NodeJS.ProcessEnv = process.env): Promise<
   };
   return {
     path: conf.path,
-    current: () => conf.get('current'),
+    current: () => read().current,
     setCurrent: (name) => save((shape) => void (shape.current = name)),
-    get: (name) => conf.get('profiles')[name],
+    get: (name) => own(read().profiles, name),
     set: (name, profile) => save((shape) => void (shape.profiles[name] = profile)),
     remove(name) {
-      if (!conf.get('profiles')[name]) return false;
+      if (!own(read().profiles, name)) return false;
       save((shape) => {
         delete shape.profiles[name];
         if (shape.current === name) shape.current = undefined;
       });
       return true;
     },
-    all: () => conf.get('profiles'),
+    all: () => read().profiles,
+    movedAside: () => movedAside,
   };
 }

@@ -1,5 +1,7 @@
 // What every API command needs: the resolved profile, base URL and token (flag > environment > file),
 // an output channel, and the client.
+import type { Client } from '../client/index.js';
+import { ApiRequestError } from '../client/errors.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { DEFAULT_BASE_URL, PROFILE_NAME, openConfig, type ConfigStore } from './config.js';
 
@@ -16,6 +18,8 @@ export interface Connection {
   profile: string;
   baseUrl: string;
   token: string;
+  /** where the token came from, for the message when the server rejects it */
+  tokenFrom: 'PINVOICE_TOKEN' | 'profile';
   config: ConfigStore;
 }
 
@@ -48,16 +52,47 @@ export function baseUrlOf(flags: CommonFlags, stored: string | undefined, env = 
   return stored ?? DEFAULT_BASE_URL;
 }
 
+function notLoggedIn(profile: string, hasProfile: boolean, config: ConfigStore, chosen: boolean): CliError {
+  const others = Object.keys(config.all());
+  if (!chosen && others.length > 0) {
+    return new CliError(`not logged in: no profile is current; choose one with \`pinvoice profile use <name>\` (${others.join(', ')}), or run \`pinvoice login\``, EXIT.auth);
+  }
+  const hint = hasProfile ? `profile "${profile}" has no token` : `no profile "${profile}"`;
+  return new CliError(`not logged in (${hint}): run \`pinvoice login --profile ${profile}\` or set PINVOICE_TOKEN`, EXIT.auth);
+}
+
 export async function resolveConnection(flags: CommonFlags, env = process.env): Promise<Connection> {
   const config = await openConfig(env);
   const profile = profileName(flags, config, env);
   const stored = config.get(profile);
-  const token = (env.PINVOICE_TOKEN || undefined) ?? stored?.token;
-  if (!token) {
-    const hint = stored ? `profile "${profile}" has no token` : `no profile "${profile}"`;
-    throw new CliError(`not logged in (${hint}): run \`pinvoice login --profile ${profile}\` or set PINVOICE_TOKEN`, EXIT.auth);
+  const fromEnv = env.PINVOICE_TOKEN || undefined;
+  const token = fromEnv ?? stored?.token;
+  if (!token) throw notLoggedIn(profile, stored !== undefined, config, Boolean(flags.profile ?? (env.PINVOICE_PROFILE || config.current())));
+  return { profile, baseUrl: baseUrlOf(flags, stored?.baseUrl, env), token, tokenFrom: fromEnv ? 'PINVOICE_TOKEN' : 'profile', config };
+}
+
+/** A 401 says where the token came from and the command that replaces it (a server reset, a revoked token). */
+function explainRejection(error: unknown, { profile, baseUrl, tokenFrom }: Connection): unknown {
+  if (!(error instanceof ApiRequestError) || error.status !== 401) return error;
+  const message = tokenFrom === 'PINVOICE_TOKEN'
+    ? `${baseUrl} rejected the token in PINVOICE_TOKEN (${error.message}): set it to a valid token, or unset it to use profile "${profile}"`
+    : `${baseUrl} rejected the token of profile "${profile}" (${error.message}): log in again with \`pinvoice login --profile ${profile} --base-url ${baseUrl}\``;
+  return new CliError(message, EXIT.auth);
+}
+
+/** The client with every call's 401 explained, so that no command has to. */
+function withExplainedRejections(client: Client, connection: Connection): Client {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(client)) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        throw explainRejection(error, connection);
+      }
+    };
   }
-  return { profile, baseUrl: baseUrlOf(flags, stored?.baseUrl, env), token, config };
+  return wrapped as Client;
 }
 
 export async function connect(flags: CommonFlags) {
@@ -65,5 +100,5 @@ export async function connect(flags: CommonFlags) {
   const connection = await resolveConnection(flags);
   const debug = flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
   const client = createClient({ baseUrl: connection.baseUrl, token: connection.token, debug, version: packageVersion() });
-  return { client, connection };
+  return { client: withExplainedRejections(client, connection), connection };
 }

@@ -1,7 +1,7 @@
 // `pinvoice events list|resend` and `pinvoice webhooks secret|verify`.
 import { connect, type CommonFlags } from './context.js';
 import { CliError, EXIT, usageError } from './errors.js';
-import { readFileFlag } from './invoice-input.js';
+import { readFileFlag, readTextFlag } from './invoice-input.js';
 import { createOutput } from './output.js';
 
 export async function listEvents(id: string, flags: CommonFlags): Promise<void> {
@@ -39,7 +39,7 @@ export interface SecretFlags extends CommonFlags {
 /** The webhook secret: --secret-file, else PINVOICE_WEBHOOK_SECRET, else asked of the profile's server. */
 export async function resolveSecret(flags: SecretFlags, env = process.env): Promise<string> {
   if (flags.secretFile) {
-    const secret = (await readFileFlag('--secret-file', flags.secretFile)).toString('utf8').trim();
+    const secret = (await readTextFlag('--secret-file', flags.secretFile)).trim();
     if (!secret) throw usageError(`--secret-file ${flags.secretFile} is empty`);
     return secret;
   }

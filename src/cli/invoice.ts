@@ -41,14 +41,26 @@ export interface GetFlags extends ShowFlags {
   interval: number;
 }
 
+/**
+ * While watching a pending pix charge, its QR and code come first, before the spinner: the payer
+ * scans them during the wait. Answers whether they were shown, so the final record leaves them out.
+ */
+async function showPixWhileWaiting(out: Output, tx: Transaction, flags: GetFlags): Promise<boolean> {
+  if (out.json || !tx.pix || tx.status !== 'pending' || !(flags.qr ?? out.stdoutIsTTY)) return false;
+  const [{ renderQr }, { renderPayment }] = await Promise.all([import('./render/qr.js'), import('./render/transaction-payment.js')]);
+  out.data(renderPayment(tx, renderQr(tx.pix.qrCode), out.palette) ?? tx.pix.qrCode);
+  return true;
+}
+
 export async function getInvoice(id: string, flags: GetFlags): Promise<void> {
   const out = createOutput(flags);
   const { client } = await connect(flags);
   let tx = await client.getInvoice(id.trim());
   if (!flags.watch) return show(out, tx, flags, await postbacksOf(client, tx, out));
+  const shown = await showPixWhileWaiting(out, tx, flags);
   const result = await watchInvoice(client, tx, { timeoutMs: flags.timeout * 1000, intervalMs: flags.interval * 1000, spinner: process.stderr.isTTY === true });
   tx = result.tx;
-  await show(out, tx, { ...flags, qr: flags.qr ?? false }, await postbacksOf(client, tx, out));
+  await show(out, tx, { ...flags, qr: shown ? false : (flags.qr ?? false) }, await postbacksOf(client, tx, out));
   if (result.timedOut) throw new CliError(`still ${tx.status} after ${flags.timeout} s (--timeout)`, EXIT.watchTimeout);
   if (tx.status !== 'paid') throw new CliError(`the charge ended ${tx.status}${tx.refusedReason ? ` (${tx.refusedReason})` : ''}`, EXIT.notPaid);
 }
@@ -90,5 +102,5 @@ export async function createInvoice(flags: CreateCommandFlags): Promise<void> {
   }
   if (!connection) return out.jsonData(checked.value);
   const tx = await connection.client.createInvoice(checked.value, flags.idempotencyKey);
-  await show(out, tx, flags);
+  await show(out, tx, flags, await postbacksOf(connection.client, tx, out));
 }

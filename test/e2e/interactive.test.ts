@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePixCode } from '../../src/domain/pix.js';
@@ -19,6 +19,42 @@ function drive(args: string[], steps: [string, string][]) {
   if (result.status !== 0) throw new Error(`pty driver failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as { code: number; failure: string | null; transcript: string };
 }
+
+/** The same driver, run in the background, so that the test can act while the program waits. */
+function driveInBackground(args: string[]): Promise<{ code: number; failure: string | null; transcript: string }> {
+  const home = tempHome();
+  const env = { PATH: process.env.PATH ?? '', HOME: home.HOME ?? '', TERM: 'xterm', NO_COLOR: '1', PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url, PINVOICE_CONFIG_DIR: join(home.HOME ?? '', 'cfg') };
+  const child = spawn('python3', [DRIVER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stdin.end(JSON.stringify({ argv: [process.execPath, BIN, ...args], env, steps: [], timeout: 25 }));
+  return new Promise((resolve, reject) => child.on('close', (code) => (code === 0 ? resolve(JSON.parse(output)) : reject(new Error(`pty driver exited ${code}`)))));
+}
+
+describe('invoice get --watch on a terminal', () => {
+  it('--qr shows the QR and the pix code while waiting, before the spinner, then the paid record', async () => {
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const body = { method: 'pix', total_price_cents: 1990, payer: { name: 'Fulano de Tal', email: 'f@example.com', cpf_cnpj: '52998224725' } };
+    const answer = (await (await fetch(`${server.url}/api/v2/invoices`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: { id: number; secureId: string; qr_code_pix: string } };
+    const created = answer.data;
+    const watching = driveInBackground(['invoice', 'get', String(created.id), '--watch', '--qr', '--interval', '1', '--timeout', '20']);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await fetch(`${server.url}/api/v2/sandbox/invoices/${created.id}/pay`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+    const run = await watching;
+    expect(run.failure).toBeNull();
+    expect(run.code).toBe(0);
+    const qrAt = run.transcript.search(/[▀▄█]{20}/);
+    const codeAt = run.transcript.indexOf(created.qr_code_pix);
+    const spinnerAt = run.transcript.indexOf(`${created.secureId}: pending (`);
+    const paidAt = run.transcript.search(/status\s+│?\s*paid/);
+    expect(qrAt).toBeGreaterThanOrEqual(0);
+    expect(codeAt).toBeGreaterThan(qrAt);
+    expect(spinnerAt).toBeGreaterThan(codeAt);
+    expect(paidAt).toBeGreaterThan(spinnerAt);
+    // drawn once, before the wait: the final record does not draw it again
+    expect(run.transcript.slice(spinnerAt).search(/[▀▄█]{20}/)).toBe(-1);
+  }, 40_000);
+});
 
 describe('invoice create through a pseudo-terminal', () => {
   it('guides a merchant through a pix charge with inline validation, then draws the QR', () => {
