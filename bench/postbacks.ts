@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bodySignature, signatureHeader } from '../src/domain/signature.js';
-import { postJson } from '../src/net/post-json.js';
+import { postJson } from '../src/base/post-json.js';
 import { createApp } from '../src/server/app.js';
 import { POSTBACK_DEFAULTS } from '../src/server/postbacks/dispatcher.js';
 import { addCompany } from '../src/server/seed.js';

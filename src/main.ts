@@ -1,5 +1,6 @@
 // The entry point and the one place that exits: parse, run, map any error to its exit code.
-import { CommanderError, type Command } from 'commander';
+import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { InputError } from './base/read-input.js';
 import { CliError, EXIT, usageError } from './cli/errors.js';
 import { safeOutput } from './cli/render/safe-text.js';
 import { ApiRequestError, NetworkError, UnexpectedResponseError } from './client/errors.js';
@@ -25,6 +26,10 @@ function exitCodeOf(error: unknown): number {
     complain(error.message);
     return error.exitCode;
   }
+  if (error instanceof InputError) {
+    complain(error.message);
+    return EXIT.usage;
+  }
   if (error instanceof ApiRequestError) {
     const details = error.details.map((d) => `\n  ${d.path}: ${d.message}`).join('');
     complain(`${error.message} (HTTP ${error.status} ${error.code})${details}`);
@@ -47,11 +52,11 @@ function exitCodeOf(error: unknown): number {
  * Node decodes argv as UTF-8 and turns any other byte into U+FFFD, which would be stored as is: a
  * value holding one is refused, naming its flag or argument. Runs once, before every action.
  */
-function refuseNonUtf8Values(_hooked: Command, action: Command): void {
+function refuseNonUtf8Values(_hooked: CommandUnknownOpts, action: CommandUnknownOpts): void {
   const mangled = (value: unknown) => (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'string' && v.includes('\uFFFD'));
   const refuse = (what: string) =>
     usageError(`${what}: the value holds bytes that are not UTF-8 (shown as \uFFFD); give it as UTF-8 text (is the terminal set to UTF-8?)`);
-  for (let command: Command | null = action; command; command = command.parent) {
+  for (let command: CommandUnknownOpts | null = action; command; command = command.parent) {
     for (const option of command.options) {
       if (mangled(command.getOptionValue(option.attributeName()))) throw refuse(option.long ?? option.flags);
     }

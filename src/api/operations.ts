@@ -1,6 +1,7 @@
 // The operation table: every operation of the API, once. The server registers its routes from it,
 // the client builds its requests from it, and the OpenAPI document is generated from it.
 import type { z } from 'zod';
+import { SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS } from '../domain/status.js';
 import { EventList, WebhookEvent, WebhookSecret } from './postbacks.js';
 import { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, Health, PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from './schemas.js';
 
@@ -102,10 +103,10 @@ export const OPERATIONS = [
     response: PublicInvoice,
     errors: [404],
   },
-  ...(['pay', 'expire', 'cancel', 'chargeback'] as const).map((action) => ({
+  ...SANDBOX_ACTION_NAMES.map((action) => ({
     id: `sandbox_${action}` as const,
     name: `Sandbox: ${action}`,
-    summary: `pinvoice serve only: ${action === 'pay' ? 'pays' : action === 'expire' ? 'expires' : action === 'cancel' ? 'cancels' : 'charges back'} the charge now, as the outside world would; 409 invalid_state when the status machine forbids it.`,
+    summary: `pinvoice serve only: ${SANDBOX_ACTIONS[action].verb} the charge now, as the outside world would; 409 invalid_state when the status machine forbids it.`,
     method: 'POST' as const,
     path: `/api/v2/sandbox/invoices/{id}/${action}`,
     auth: 'bearer' as const,

@@ -5,7 +5,13 @@ import { z } from 'zod';
 import { MAX_CENTS, MIN_CENTS } from '../domain/money.js';
 import { METHODS, STATUSES } from '../domain/status.js';
 
-const MAX_STRING = 255;
+/** The longest string any request field may hold. */
+export const MAX_TEXT = 255;
+/** The most items one charge holds, and the most of one item. */
+export const MAX_ITEMS = 100;
+export const MAX_QUANTITY = 1_000_000;
+/** A card charge is paid in 1 to this many installments. */
+export const MAX_INSTALLMENTS = 12;
 
 /**
  * Characters no request string may hold: C0 (tab and newline too: every field is one line), DEL, C1,
@@ -40,7 +46,7 @@ const oneLine = <S extends z.ZodType<string>>(schema: S): S =>
   schema.refine((value) => findControlCharacter(value) === undefined, {
     error: (issue) => controlCharacterProblem(String(issue.input)),
   });
-const text = () => oneLine(z.string().max(MAX_STRING, `must be at most ${MAX_STRING} characters`));
+const text = () => oneLine(z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`));
 /** A required string: blank (only spaces) counts as missing; surrounding spaces are dropped. */
 const requiredText = () => text().trim().min(1, 'is required');
 /** An optional request field: `null`, as production integrations send for "none", is the same as leaving it out. */
@@ -62,7 +68,7 @@ export const Status = z.enum(STATUSES);
 export const Payer = z.object({
   name: requiredText(),
   cpf_cnpj: requiredText(),
-  email: oneLine(z.email('must be an e-mail address').max(MAX_STRING)),
+  email: oneLine(z.email('must be an e-mail address').max(MAX_TEXT)),
   phone: optional(text()),
   address_zip: optional(text()),
   address_line: optional(text()),
@@ -75,7 +81,7 @@ export const Payer = z.object({
 
 export const CardInput = z.object({
   token: optional(text()),
-  installment: optional(wholeNumber(1, 12)),
+  installment: optional(wholeNumber(1, MAX_INSTALLMENTS)),
   number: optional(text()),
   first_name: optional(text()),
   last_name: optional(text()),
@@ -92,7 +98,7 @@ export const CardInput = z.object({
 export const RequestItem = z.object({
   name: requiredText(),
   description: optional(text()),
-  quantity: wholeNumber(1, 1_000_000),
+  quantity: wholeNumber(1, MAX_QUANTITY),
   unit_price: amountCents(),
 });
 
@@ -101,7 +107,7 @@ export const METADATA_MAX_KEYS = 50;
 export const Metadata = z
   .record(
     z.string(),
-    oneLine(z.string({ error: 'must be a string (metadata values are strings)' }).max(MAX_STRING, `must be at most ${MAX_STRING} characters`)),
+    oneLine(z.string({ error: 'must be a string (metadata values are strings)' }).max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`)),
     { error: 'must be an object of strings' },
   )
   .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, `must hold at most ${METADATA_MAX_KEYS} keys`)
@@ -124,7 +130,7 @@ export const CreateInvoiceRequest = z.object({
     .describe('where postbacks go; "" or null: none'),
   payer: Payer,
   card: optional(CardInput),
-  items: optional(z.array(RequestItem).min(1, 'must hold 1 to 100 items').max(100, 'must hold 1 to 100 items')),
+  items: optional(z.array(RequestItem).min(1, `must hold 1 to ${MAX_ITEMS} items`).max(MAX_ITEMS, `must hold 1 to ${MAX_ITEMS} items`)),
   external_id: optional(text()).describe("the merchant's own reference (order number), answered as `externalRef`"),
   metadata: optional(Metadata).describe('up to 50 string values, answered as `metadata`'),
   currency: optional(z.literal('BRL', { error: 'must be BRL (the only currency)' })),

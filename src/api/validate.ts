@@ -1,7 +1,8 @@
 // Validation shared by the client (before sending) and the server (before storing): the schema's
 // field rules plus the contract's cross-field rules, every violation reported with its JSON path.
 import type { z } from 'zod';
-import { isExpired, normalizeCardNumber, passesLuhn } from '../domain/card.js';
+import { CEP, UF } from '../domain/address.js';
+import { EXPIRY_MONTH, EXPIRY_YEAR, isExpired, normalizeCardNumber, passesLuhn, SECURITY_CODE } from '../domain/card.js';
 import { documentProblem } from '../domain/document.js';
 import { MAX_CENTS } from '../domain/money.js';
 import { controlCharacterProblem, CreateInvoiceRequest, isControlCharacter, type ErrorDetail } from './schemas.js';
@@ -72,10 +73,10 @@ function boletoRule(payer: Raw, out: ErrorDetail[]): void {
   for (const field of BOLETO_ADDRESS) {
     if (!filled(payer[field])) out.push({ path: `payer.${field}`, message: 'is required for boleto' });
   }
-  if (filled(payer.address_zip) && !/^\d{5}-?\d{3}$/.test(payer.address_zip.trim())) {
+  if (filled(payer.address_zip) && !CEP.test(payer.address_zip.trim())) {
     out.push({ path: 'payer.address_zip', message: 'must be a CEP of 8 digits' });
   }
-  if (filled(payer.address_state) && !/^[A-Za-z]{2}$/.test(payer.address_state.trim())) {
+  if (filled(payer.address_state) && !UF.test(payer.address_state.trim())) {
     out.push({ path: 'payer.address_state', message: 'must be a two-letter state code (UF)' });
   }
 }
@@ -89,11 +90,11 @@ function cardRule(card: unknown, now: Date, out: ErrorDetail[]): void {
   if (filled(card.number) && !passesLuhn(normalizeCardNumber(card.number))) {
     out.push({ path: 'card.number', message: 'is not a valid card number (Luhn check failed)' });
   }
-  if (filled(card.security_code) && !/^\d{3,4}$/.test(card.security_code)) {
+  if (filled(card.security_code) && !SECURITY_CODE.test(card.security_code)) {
     out.push({ path: 'card.security_code', message: 'must be 3 or 4 digits' });
   }
-  const monthOk = filled(card.month) && /^(0?[1-9]|1[0-2])$/.test(card.month);
-  const yearOk = filled(card.year) && /^(\d{2}|\d{4})$/.test(card.year);
+  const monthOk = filled(card.month) && EXPIRY_MONTH.test(card.month);
+  const yearOk = filled(card.year) && EXPIRY_YEAR.test(card.year);
   if (filled(card.month) && !monthOk) out.push({ path: 'card.month', message: 'must be 1 to 12' });
   if (filled(card.year) && !yearOk) out.push({ path: 'card.year', message: 'must be YY or YYYY' });
   if (monthOk && yearOk && isExpired(card.month as string, card.year as string, now)) {

@@ -35,8 +35,6 @@ export interface ConfigStore {
   movedAside(): { to: string; problem: string } | undefined;
 }
 
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
 // Profile names are keys: "constructor" must not find Object.prototype's.
 const own = <T>(record: Record<string, T>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,8 +3,10 @@
 import type { Client } from '../client/index.js';
 import { ApiRequestError } from '../client/errors.js';
 import { CliError, EXIT, usageError } from './errors.js';
-import { DEFAULT_BASE_URL, PROFILE_NAME, openConfig, type ConfigStore } from './config.js';
+import { DEFAULT_BASE_URL, openConfig, type ConfigStore } from './config.js';
+import { PROFILE_NAME } from './profile-name.js';
 
+/** What connect() and the profile lookup read of a command's flags: those of withConnection (src/commands/options.ts). */
 export interface CommonFlags {
   profile?: string;
   baseUrl?: string;

@@ -2,7 +2,7 @@
 // Both pass safeOutput last: renderers already made their data safe, and this catches any text that
 // carries data some other way (a message naming a URL), so no control character reaches a terminal raw.
 import { createPalette, shouldUseColour } from './render/colour.js';
-import { safeJson, safeOutput } from './render/safe-text.js';
+import { safeJson, safeOutput, safeText } from './render/safe-text.js';
 
 export interface Output {
   json: boolean;
@@ -11,6 +11,10 @@ export interface Output {
   stdoutIsTTY: boolean;
   data(text: string): void;
   jsonData(value: unknown): void;
+  /** One serialized JSON text as one line: the stream of `webhooks listen --json`, `serve company add --json`. */
+  jsonLine(json: string): void;
+  /** Lines of tab-separated fields, for `cut` and `awk`; a field's own tab or newline is escaped like any control. */
+  records(rows: readonly (readonly (string | number)[])[]): void;
   message(text: string): void;
 }
 
@@ -25,6 +29,8 @@ export function createOutput(flags: { json?: boolean; color?: boolean }, env = p
     stdoutIsTTY,
     data: (text) => void process.stdout.write(ensureNewline(text)),
     jsonData: (value) => void process.stdout.write(`${safeJson(JSON.stringify(value, null, 2))}\n`),
+    jsonLine: (json) => void process.stdout.write(`${safeJson(json)}\n`),
+    records: (rows) => void process.stdout.write(rows.map((row) => `${row.map((field) => safeText(String(field))).join('\t')}\n`).join('')),
     message: (text) => void process.stderr.write(ensureNewline(text)),
   };
 }

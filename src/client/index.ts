@@ -8,6 +8,7 @@ import {
   type CreateInvoiceRequest, type RefundRequest, type ThreeDSRequest,
 } from '../api/schemas.js';
 import { jsonPath } from '../api/validate.js';
+import type { SandboxAction } from '../domain/status.js';
 import { ApiRequestError, UnexpectedResponseError } from './errors.js';
 import { createHttp, type HttpOptions, type HttpRequest } from './http.js';
 
@@ -55,8 +56,6 @@ function toApiError(status: number, text: string): ApiRequestError {
 
 /** Create's answer as integrations read it: `{data: …}`, the record or at least the charge's id. */
 const CreatedEnvelope = z.object({ data: z.looseObject({ invoice_id: z.unknown().optional(), id: z.unknown().optional() }) });
-
-export type SandboxAction = 'pay' | 'expire' | 'cancel' | 'chargeback';
 
 export function createClient(options: ClientOptions) {
   const httpOptions: HttpOptions = {

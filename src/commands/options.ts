@@ -1,5 +1,12 @@
-// Option parsers and shared option sets for the command tree. Only commander is loaded here.
-import { Command, InvalidArgumentError } from 'commander';
+// What the command groups share when they declare their commands: option parsers, the connection
+// options, help examples, and the type of a command's flags. Only commander is loaded here.
+import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
+
+/**
+ * The flags a command declares, inferred from its options (extra-typings), never written twice:
+ * `export type GetFlags = FlagsOf<typeof getCommand>` next to the command; its handler imports the type.
+ */
+export type FlagsOf<Declare extends (...args: never[]) => { opts(): unknown }> = ReturnType<ReturnType<Declare>['opts']>;
 
 export function port(value: string): number {
   const n = Number(value);
@@ -26,25 +33,23 @@ export function days(value: string): number {
   return Number(value);
 }
 
-export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
-
-/** addCommand does not copy settings to added commands, so they are applied to the whole tree here. */
-export function forEachCommand(command: Command, fn: (command: Command) => void): void {
-  fn(command);
-  for (const child of command.commands) forEachCommand(child, fn);
+/** A repeatable option's values, in the order given. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
-/** The options every command that talks to the API takes. */
-export function withConnection(command: Command, { json = true } = {}): Command {
-  command
+export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+
+/** The options every command that talks to the API takes (see withConnection, which adds --json). */
+export function connectionOptions<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
+  return command
     .option('--profile <name>', 'profile to use (default: $PINVOICE_PROFILE, else the current profile)')
     .option('--base-url <url>', 'API base URL (default: $PINVOICE_BASE_URL, else the profile’s)')
     .option('--debug', 'print each HTTP exchange to stderr (the token masked)')
     .option('--no-color', 'no colour (also NO_COLOR=1, or when stdout is not a terminal)');
-  if (json) command.option('--json', 'print JSON for scripts instead of tables');
-  return command;
 }
 
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
+/** The connection options and --json: what a command that shows a resource takes. */
+export function withConnection<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
+  return connectionOptions(command).option('--json', 'print JSON for scripts instead of tables');
 }

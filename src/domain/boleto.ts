@@ -75,7 +75,10 @@ export function digitableLineToBarcode(line: string): string {
   return barcode;
 }
 
-/** 00190.50095 40144.816069 06809.350314 3 37370000000100 */
+/**
+ * A 47-digit typeable line grouped as FEBRABAN prints it, so it can be read out and compared:
+ * "00190.50095 40144.816069 06809.350314 3 37370000000100". Anything else is returned as given.
+ */
 export function formatDigitableLine(line: string): string {
   const d = line.replace(/\D/g, '');
   if (d.length !== 47) return line;

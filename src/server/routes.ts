@@ -5,6 +5,7 @@ import type { OperationId } from '../api/operations.js';
 import { buildOpenApi } from '../api/openapi.js';
 import { RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import { parseWith, validateCreateRequest } from '../api/validate.js';
+import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../domain/status.js';
 import { validationFailed } from './errors.js';
 import type { Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
@@ -42,10 +43,13 @@ function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   return parsed.value;
 }
 
-const sandbox = (action: 'pay' | 'expire' | 'cancel' | 'chargeback'): Handler => (input) => ({
-  status: 200,
-  body: sandboxAction(input.ctx, requireCompany(input.company), idParam(input.request), action),
-});
+/** One handler per sandbox action, keyed by its operation id (`sandbox_pay`, …). */
+const sandboxHandlers = Object.fromEntries(
+  SANDBOX_ACTION_NAMES.map((action): [string, Handler] => [
+    `sandbox_${action}`,
+    (input) => ({ status: 200, body: sandboxAction(input.ctx, requireCompany(input.company), idParam(input.request), action) }),
+  ]),
+) as Record<`sandbox_${SandboxAction}`, Handler>;
 
 let openApiCache: { version: string; doc: unknown } | undefined;
 
@@ -75,10 +79,7 @@ export const HANDLERS: Record<OperationId, Handler> = {
   publicInvoice({ ctx, request }) {
     return { status: 200, body: publicView(ctx, (request.params as { token_checkout: string }).token_checkout) };
   },
-  sandbox_pay: sandbox('pay'),
-  sandbox_expire: sandbox('expire'),
-  sandbox_cancel: sandbox('cancel'),
-  sandbox_chargeback: sandbox('chargeback'),
+  ...sandboxHandlers,
   webhookSecret({ company }) {
     return { status: 200, body: webhookSecret(requireCompany(company)) };
   },

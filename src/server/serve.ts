@@ -1,7 +1,7 @@
 // Starts `pinvoice serve`: locks and opens the store, listens, seeds it on first start, and shuts down cleanly.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { listenMessage } from '../net/listen-message.js';
+import { listenMessage } from '../base/listen-message.js';
 import { createApp } from './app.js';
 import type { PostbackOptions } from './postbacks/dispatcher.js';
 import { addCompany, type CreatedCompany } from './seed.js';

@@ -300,4 +300,19 @@ describe('startup', () => {
       expect(loaded).not.toMatch(/^(conf|zod|@inquirer\/prompts|ofetch|fastify|better-sqlite3|cli-table3|chalk)$/m);
     }
   });
+
+  it('--help loads the command groups and no handler: no module of a command, the client, the server, prompts or renderers', () => {
+    for (const args of [['--help'], ['invoice', 'create', '--help'], ['serve', 'company', 'add', '--help'], ['webhooks', 'listen', '--help']]) {
+      const trace = join(work, `trace-ours-${args.join('')}.txt`);
+      writeFileSync(trace, '');
+      const hook = new URL('../support/trace-imports.mjs', import.meta.url).pathname;
+      const result = spawnSync(process.execPath, ['--import', hook, BIN, ...args], { env: { ...process.env, PINVOICE_TRACE_FILE: trace }, encoding: 'utf8' });
+      expect(result.status).toBe(0);
+      const ours = readFileSync(trace, 'utf8').split('\n').filter((line) => line.includes('/dist/')).map((url) => url.replace(/^.*\/dist\//, ''));
+      expect(ours).toEqual(expect.arrayContaining(['program.js', 'commands/invoice/index.js', 'commands/serve/index.js', 'commands/webhooks/index.js']));
+      const handlers = ours.filter((path) => /^commands\/[\w-]+\/(?!index\.js$)/.test(path));
+      expect(handlers).toEqual([]);
+      expect(ours.filter((path) => /^(api|server)\/|^client\/(index|http)\.js$|^cli\/(prompts\/|context|config|output)|^cli\/render\/(?!safe-text|width)/.test(path))).toEqual([]);
+    }
+  });
 });

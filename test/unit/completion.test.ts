@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { completionScript, SHELLS } from '../../src/cli/completion.js';
+import { completionScript, SHELLS } from '../../src/commands/completion/script.js';
 import { buildProgram } from '../../src/program.js';
 import { packageVersion } from '../../src/version.js';
 

@@ -3,11 +3,9 @@ import fc from 'fast-check';
 import type { CreateInvoiceRequest } from '../../src/api/schemas.js';
 import { validateCreateRequest } from '../../src/api/validate.js';
 import { CliError, EXIT } from '../../src/cli/errors.js';
-import { amountFlag } from '../../src/cli/invoice-input.js';
+import { amountFlag } from '../../src/commands/invoice/amount-flag.js';
+import { CancelledError, missingFields, promptInvoice, type PartialCreate } from '../../src/cli/prompts/invoice.js';
 import {
-  CancelledError,
-  missingFields,
-  promptInvoice,
   validateAmount,
   validateCardNumber,
   validateCep,
@@ -20,8 +18,7 @@ import {
   validateUf,
   validateUrl,
   validateYear,
-  type PartialCreate,
-} from '../../src/cli/prompts/invoice.js';
+} from '../../src/cli/prompts/validators.js';
 import { inquirerPrompter, type Prompter, type Validate } from '../../src/cli/prompts/prompter.js';
 import { amountRangeProblem, parseAmount } from '../../src/domain/money.js';
 

@@ -9,7 +9,7 @@ import { renderRequestSummary } from '../../src/cli/render/request.js';
 import { safeData, safeJson, safeOutput, safeText } from '../../src/cli/render/safe-text.js';
 import { gridTable, keyValueTable } from '../../src/cli/render/table.js';
 import { renderTransaction } from '../../src/cli/render/transaction.js';
-import { eventLine, type Received } from '../../src/cli/webhooks-listen.js';
+import { eventLine, type Received } from '../../src/commands/webhooks/received.js';
 import { boletoTransaction, cardTransaction, enterprise, pixTransaction } from '../support/fixtures.js';
 import { validPix } from '../support/server.js';
 

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { Enterprise, Transaction } from '../../src/api/schemas.js';
 import { createPalette, shouldUseColour } from '../../src/cli/render/colour.js';
 import { renderCompany } from '../../src/cli/render/company.js';
-import { dateTime, document, formatDigitableLine, money, orDash, percent, signedMoney, zipCode } from '../../src/cli/render/format.js';
+import { dateTime, document, money, orDash, percent, signedMoney, zipCode } from '../../src/cli/render/format.js';
+import { formatDigitableLine } from '../../src/domain/boleto.js';
 import { renderTransaction } from '../../src/cli/render/transaction.js';
 import { BOLETO_BARCODE, BOLETO_LINE, PIX_CODE, boletoTransaction, cardTransaction, enterprise, pixTransaction } from '../support/fixtures.js';
 

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import {
-  assertTransition, canTransition, initialStatuses, InvalidTransitionError, isFinal, METHODS, STATUSES, type Method, type Status,
+  assertTransition, canTransition, initialStatuses, InvalidTransitionError, isFinal, isWaiting, METHODS, SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS,
+  STATUSES, statusGroup, type Method, type Status,
 } from '../../src/domain/status.js';
 
 // The contract's table, written out independently of the implementation. `null` is the creation of the charge.
@@ -106,5 +107,43 @@ describe('initialStatuses', () => {
   it('together the methods start in every status allowed at creation', () => {
     const union = new Set(METHODS.flatMap((method) => [...initialStatuses(method)]));
     expect([...union].sort()).toEqual([...(ALLOWED.get(null) ?? [])].sort());
+  });
+});
+
+describe('statusGroup and isWaiting', () => {
+  it.each([
+    ['pending', 'waiting'],
+    ['waiting_3ds', 'waiting'],
+    ['paid', 'paid'],
+    ['refused', 'failed'],
+    ['expired', 'failed'],
+    ['canceled', 'failed'],
+    ['chargedback', 'failed'],
+    ['refunded', 'refunded'],
+  ] as const)('statusGroup(%s) is %s', (status, group) => expect(statusGroup(status)).toBe(group));
+
+  it('knows no group for a status this version does not know, nor for an inherited key', () => {
+    expect(statusGroup('on_hold')).toBeUndefined();
+    expect(statusGroup('constructor')).toBeUndefined();
+    expect(isWaiting('on_hold')).toBe(false);
+  });
+
+  it.each(ALL_STATUSES)('%s waits exactly when it is not final and can still become paid', (status) => {
+    expect(isWaiting(status)).toBe(!isFinal(status) && canTransition(status, 'paid'));
+  });
+
+  it.each(ALL_STATUSES)('%s is failed or refunded exactly when it is final', (status) => {
+    expect(['failed', 'refunded'].includes(statusGroup(status) ?? '')).toBe(isFinal(status));
+  });
+});
+
+describe('SANDBOX_ACTIONS', () => {
+  it('lists pay, expire, cancel and chargeback, in that order', () => {
+    expect(SANDBOX_ACTION_NAMES).toEqual(['pay', 'expire', 'cancel', 'chargeback']);
+  });
+
+  it.each(SANDBOX_ACTION_NAMES)('%s moves a charge to a status the machine lets some status reach', (action) => {
+    const { status } = SANDBOX_ACTIONS[action];
+    expect(ALL_STATUSES.some((from) => canTransition(from, status))).toBe(true);
   });
 });

@@ -1,85 +1,22 @@
 // The guided `pinvoice invoice create`: asks only for the required data that --file and the flags
-// left out. The validators mirror src/api/validate.ts, so a prompted answer is never refused later.
-import { CreateInvoiceRequest, Payer, type ErrorDetail, type Method, type RequestItem } from '../../api/schemas.js';
+// left out, each answer checked by a validator of validators.ts (the API's own rules).
+import { MAX_INSTALLMENTS, MAX_ITEMS, type CreateInvoiceRequest, type ErrorDetail, type Method, type RequestItem } from '../../api/schemas.js';
 import { validateCreateRequest } from '../../api/validate.js';
-import { isExpired, normalizeCardNumber, passesLuhn } from '../../domain/card.js';
-import { documentProblem, formatDocument } from '../../domain/document.js';
-import { AmountError, amountRangeProblem, formatBRL, MAX_CENTS, parseAmount } from '../../domain/money.js';
+import { normalizeCardNumber } from '../../domain/card.js';
+import { formatDocument } from '../../domain/document.js';
+import { formatBRL, MAX_CENTS, parseAmount } from '../../domain/money.js';
 import { usageError } from '../errors.js';
 import { CancelledError, type Prompter, type Validate } from './prompter.js';
+import {
+  filled, validateCardNumber, validateCep, validateDocument, validateEmail, validateMonth, validatePrice, validateQuantity,
+  validateRequired, validateSecurityCode, validateUf, validateYear,
+} from './validators.js';
 
 export { CancelledError };
 
 type DeepPartial<T> = T extends readonly (infer U)[] ? DeepPartial<U>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 /** What came from --file and the flags: anything may be missing. */
 export type PartialCreate = DeepPartial<CreateInvoiceRequest>;
-
-const MAX_TEXT = 255;
-const MAX_ITEMS = 100;
-const filled = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
-
-// ---- Validators: `true` or the message inquirer shows under the question ------------------------
-
-export const validateRequired: Validate = (v) => {
-  if (!filled(v)) return 'Enter a value.';
-  return v.trim().length <= MAX_TEXT || `Use at most ${MAX_TEXT} characters.`;
-};
-export const validateEmail: Validate = (v) => Payer.shape.email.safeParse(v.trim()).success || 'Enter an e-mail address, like name@example.com.';
-export const validateQuantity: Validate = (v) =>
-  (/^\d{1,7}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= 1_000_000) || 'Enter a whole number from 1 to 1000000.';
-export const validateMonth: Validate = (v) => /^(0?[1-9]|1[0-2])$/.test(v.trim()) || 'Enter a month from 1 to 12.';
-export const validateSecurityCode: Validate = (v) => /^\d{3,4}$/.test(v.trim()) || 'Enter the 3 or 4 digits of the security code.';
-export const validateCep: Validate = (v) => /^\d{8}$/.test(v.replace(/[.\-\s]/g, '')) || 'Enter a CEP of 8 digits, like 01310-100.';
-export const validateUf: Validate = (v) => /^[A-Za-z]{2}$/.test(v.trim()) || 'Enter the two-letter state code (UF), like SP.';
-const urlSchema = CreateInvoiceRequest.shape.postback_url;
-export const validateUrl: Validate = (v) => urlSchema.safeParse(v.trim()).success || 'Enter an absolute http or https URL, or leave it empty.';
-
-export const validateDocument: Validate = (v) => {
-  const problem = documentProblem(v);
-  if (problem === null) return true;
-  if (problem.reason === 'shape') return 'Enter a CPF (11 digits) or a CNPJ (14 characters); punctuation is allowed.';
-  return `N${problem.message.slice(1)}.`;
-};
-
-/** The same parser and caps as the flags (`--amount`, `--item`), so a prompt never reads an amount differently. */
-export const validateAmount: Validate = (v) => {
-  let cents: number;
-  try {
-    cents = parseAmount(v);
-  } catch (error) {
-    if (error instanceof AmountError) return `${error.message}.`;
-    throw error;
-  }
-  const problem = amountRangeProblem(cents);
-  return problem === undefined || `Enter ${problem}.`;
-};
-
-export const validateCardNumber: Validate = (v) => {
-  const digits = normalizeCardNumber(v.trim());
-  if (!/^\d{12,19}$/.test(digits)) return 'Enter the 12 to 19 digits of the card number.';
-  return passesLuhn(digits) || 'Not a valid card number: the check digit does not match (Luhn).';
-};
-
-/** The expiry year; given the month, the card must also not have expired. */
-export function validateYear(now: Date, month?: string): Validate {
-  return (v) => {
-    const year = v.trim();
-    if (!/^(\d{2}|\d{4})$/.test(year)) return 'Enter the year as YY or YYYY, like 29 or 2029.';
-    const full = year.length === 2 ? 2000 + Number(year) : Number(year);
-    if (full < now.getUTCFullYear()) return `The year ${full} has passed.`;
-    if (month !== undefined && validateMonth(month) === true && isExpired(month.trim(), year, now)) return 'The card has expired.';
-    return true;
-  };
-}
-
-/** A unit price that keeps quantity * price within what is left of the charge's maximum. */
-function validatePrice(quantity: number, room: number): Validate {
-  return (v) => {
-    const valid = validateAmount(v);
-    if (valid !== true) return valid;
-    return parseAmount(v) * quantity <= room || `The charge would exceed ${formatBRL(MAX_CENTS)}: ${formatBRL(room)} left for this item.`;
-  };
-}
 
 // ---- What is missing ----------------------------------------------------------------------------
 
@@ -134,7 +71,7 @@ const METHODS: { name: string; value: Method }[] = [
   { name: 'Credit card', value: 'credit_card' },
   { name: 'Boleto', value: 'boleto' },
 ];
-const INSTALLMENTS = Array.from({ length: 12 }, (_, i) => ({ name: `${i + 1}x`, value: String(i + 1) }));
+const INSTALLMENTS = Array.from({ length: MAX_INSTALLMENTS }, (_, i) => ({ name: `${i + 1}x`, value: String(i + 1) }));
 
 /** Asks the questions whose field is not filled in `target`, writing the cleaned answers into it. */
 async function ask(prompter: Prompter, target: Record<string, unknown>, questions: Question[]): Promise<number> {

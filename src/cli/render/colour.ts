@@ -1,6 +1,7 @@
 // Colour for terminal output. Everything is built on an explicit Chalk instance so that the caller,
 // not chalk's own detection, decides whether escapes are written.
 import { Chalk } from 'chalk';
+import { statusGroup, type StatusGroup } from '../../domain/status.js';
 
 type Paint = (text: string) => string;
 
@@ -18,15 +19,12 @@ export interface Palette {
   status(status: string): string;
 }
 
-const WAITING = new Set(['pending', 'waiting_3ds']);
-const FAILED = new Set(['refused', 'expired', 'canceled', 'chargedback']);
-
 export function createPalette(enabled: boolean): Palette {
   const chalk = new Chalk({ level: enabled ? 1 : 0 });
   const ok: Paint = (text) => chalk.green(text);
   const warn: Paint = (text) => chalk.yellow(text);
   const bad: Paint = (text) => chalk.red(text);
-  const refunded: Paint = (text) => chalk.magenta(text);
+  const byGroup: Record<StatusGroup, Paint> = { paid: ok, waiting: warn, failed: bad, refunded: (text) => chalk.magenta(text) };
   return {
     enabled,
     bold: (text) => chalk.bold(text),
@@ -37,11 +35,8 @@ export function createPalette(enabled: boolean): Palette {
     bad,
     info: (text) => chalk.blue(text),
     status(status) {
-      if (status === 'paid') return ok(status);
-      if (WAITING.has(status)) return warn(status);
-      if (FAILED.has(status)) return bad(status);
-      if (status === 'refunded') return refunded(status);
-      return status;
+      const group = statusGroup(status);
+      return group ? byGroup[group](status) : status;
     },
   };
 }

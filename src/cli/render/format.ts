@@ -43,18 +43,6 @@ export function yesNo(value: boolean): string {
   return value ? 'yes' : 'no';
 }
 
-/**
- * A boleto's 47-digit typeable line grouped as FEBRABAN prints it, so it can be read out and compared:
- * "xxxxx.xxxxx xxxxx.xxxxxx xxxxx.xxxxxx x xxxxxxxxxxxxxx". Anything else is returned as given.
- */
-export function formatDigitableLine(line: string): string {
-  const digits = line.replace(/[\s.]/g, '');
-  const match = /^(\d{5})(\d{5})(\d{5})(\d{6})(\d{5})(\d{6})(\d)(\d{14})$/.exec(digits);
-  if (!match) return line;
-  const [, a, b, c, d, e, f, check, tail] = match;
-  return `${a}.${b} ${c}.${d} ${e}.${f} ${check} ${tail}`;
-}
-
 /** "01310100" -> "01310-100"; other text is returned as given. */
 export function zipCode(zip: string): string {
   const digits = zip.replace(/\D/g, '');

@@ -1,7 +1,8 @@
 // The payment section: what a payer needs to pay (pix code, boleto line) or what the card charge was.
 import type { Transaction } from '../../api/schemas.js';
+import { formatDigitableLine } from '../../domain/boleto.js';
 import type { Palette } from './colour.js';
-import { formatDigitableLine, orDash, yesNo } from './format.js';
+import { orDash, yesNo } from './format.js';
 import { safeData } from './safe-text.js';
 import { keyValueTable, section, type Row } from './table.js';
 import { terminalWidth } from './width.js';

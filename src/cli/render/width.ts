@@ -4,7 +4,10 @@ const ESC = '\u001b';
 /** An SGR sequence (colour, bold, dim), the only escape our palette writes, as a RegExp source. */
 export const SGR_SOURCE = `${ESC}\\[[0-9;]*m`;
 const SGR = new RegExp(SGR_SOURCE, 'g');
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made on first use: building one loads ICU's break rules (about 10 ms), which --help, --version and
+// every message-only run would pay for nothing (main loads this module to escape its messages).
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = () => (segmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
 
 // East Asian Wide and Fullwidth blocks (as string-width, which cli-table3 measures with, counts them).
 const WIDE: readonly (readonly [number, number])[] = [
@@ -24,14 +27,14 @@ function graphemeWidth(grapheme: string): number {
 
 /** The user-perceived characters of a text: a letter and its accents, an emoji and its modifiers. */
 export function graphemesOf(text: string): string[] {
-  return Array.from(graphemes.segment(text), ({ segment }) => segment);
+  return Array.from(graphemes().segment(text), ({ segment }) => segment);
 }
 
 /** Columns text takes on a terminal: colour codes count nothing, accents join their letter, CJK counts two. */
 export function displayWidth(text: string): number {
   let width = 0;
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
-  for (const { segment } of graphemes.segment(text.replace(SGR, ''))) width += graphemeWidth(segment);
+  for (const { segment } of graphemes().segment(text.replace(SGR, ''))) width += graphemeWidth(segment);
   return width;
 }
 

@@ -1,7 +1,8 @@
 // The operations that move a charge after its creation: refund, 3-D Secure, expiry, the sandbox
 // controls, and the payer's public view.
-import type { PublicInvoice, RefundRequest, Status, ThreeDSRequest, Transaction } from '../../api/schemas.js';
+import type { PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from '../../api/schemas.js';
 import { check3ds, type CardBrand } from '../../domain/card-outcome.js';
+import { SANDBOX_ACTIONS, type SandboxAction } from '../../domain/status.js';
 import { ApiError, notFound } from '../errors.js';
 import type { CompanyRow } from '../store/companies.js';
 import type { InvoiceRow } from '../store/invoices.js';
@@ -73,17 +74,9 @@ export function complete3ds(ctx: ServerContext, company: CompanyRow, ref: string
   });
 }
 
-const SANDBOX: Record<string, { status: Status; note: string }> = {
-  pay: { status: 'paid', note: 'paid (sandbox)' },
-  expire: { status: 'expired', note: 'expired (sandbox)' },
-  cancel: { status: 'canceled', note: 'canceled (sandbox)' },
-  chargeback: { status: 'chargedback', note: 'charged back by the payer (sandbox)' },
-};
-
-export function sandboxAction(ctx: ServerContext, company: CompanyRow, ref: string, action: keyof typeof SANDBOX): Transaction {
-  const target = SANDBOX[action];
-  if (!target) throw new Error(`unknown sandbox action ${action}`);
-  return withInvoice(ctx, company, ref, (row, now) => transition(ctx.store, row, { ...target, at: now.toISOString() }));
+export function sandboxAction(ctx: ServerContext, company: CompanyRow, ref: string, action: SandboxAction): Transaction {
+  const { status, note } = SANDBOX_ACTIONS[action];
+  return withInvoice(ctx, company, ref, (row, now) => transition(ctx.store, row, { status, note, at: now.toISOString() }));
 }
 
 export function publicView(ctx: ServerContext, token: string): PublicInvoice {

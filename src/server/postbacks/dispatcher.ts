@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER, bodySignature, signatureHeader } from '../../domain/signature.js';
 import type { EventRow } from '../store/events.js';
 import type { Store } from '../store/index.js';
-import { postJson } from '../../net/post-json.js';
+import { postJson } from '../../base/post-json.js';
 
 export interface PostbackOptions {
   /** attempts per event, the first included (default 4: one try and 3 retries) */

@@ -1,9 +1,9 @@
 // Polls a charge until it leaves pending/waiting_3ds or the time runs out, with a spinner on a TTY.
-import type { Transaction } from '../api/schemas.js';
-import type { Client } from '../client/index.js';
-import { safeText } from './render/safe-text.js';
+import type { Transaction } from '../../api/schemas.js';
+import type { Client } from '../../client/index.js';
+import { safeText } from '../../cli/render/safe-text.js';
+import { isWaiting } from '../../domain/status.js';
 
-const WAITING = new Set(['pending', 'waiting_3ds']);
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export interface WatchOptions {
@@ -24,7 +24,7 @@ export async function watchInvoice(client: Client, first: Transaction, options: 
   };
   const spin = options.spinner ? setInterval(draw, 100) : undefined;
   try {
-    while (WAITING.has(tx.status)) {
+    while (isWaiting(tx.status)) {
       const left = options.timeoutMs - (Date.now() - started);
       if (left <= 0) return { tx, timedOut: true };
       await sleep(Math.min(options.intervalMs, left));

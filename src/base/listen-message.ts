@@ -1,3 +1,4 @@
+// Ground floor (src/base): imports nothing of ours but src/domain.
 // Why a server could not bind, in words that say what to do; shared by `serve` and `webhooks listen`.
 
 export function listenMessage(error: NodeJS.ErrnoException, host: string, port: number): string {

@@ -1,3 +1,4 @@
+// Ground floor (src/base): imports nothing of ours but src/domain.
 // One JSON POST over node:http(s): a bounded exchange that never throws, only reports. Used for postbacks
 // and by `webhooks listen --forward-to`. (Not fetch: undici refuses "bad ports" a local receiver may use.)
 import http from 'node:http';

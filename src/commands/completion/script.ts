@@ -1,7 +1,8 @@
 // `pinvoice completion bash|zsh|fish`: completion scripts generated from the command tree, so they
 // cannot fall behind it (completions/ holds the generated files; a test fails when they drift).
-import type { Command } from 'commander';
-import { usageError } from './errors.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { usageError } from '../../cli/errors.js';
+import { createOutput } from '../../cli/output.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -14,7 +15,7 @@ interface Node {
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').replace(/['"`$\\]/g, '').slice(0, 80);
 
-function collect(command: Command, path: string[] = [], out: Node[] = []): Node[] {
+function collect(command: CommandUnknownOpts, path: string[] = [], out: Node[] = []): Node[] {
   const options = command.options.map((option) => ({
     flags: [option.long, option.short].filter((flag): flag is string => Boolean(flag)),
     description: oneLine(option.description),
@@ -109,7 +110,7 @@ ${lines.join('\n')}
 `;
 }
 
-export function completionScript(program: Command, shell: string): string {
+export function completionScript(program: CommandUnknownOpts, shell: string): string {
   const nodes = collect(program);
   if (shell === 'bash') return bash(nodes);
   if (shell === 'zsh') return zsh(nodes);
@@ -118,6 +119,6 @@ export function completionScript(program: Command, shell: string): string {
 }
 
 export async function printCompletion(shell: string): Promise<void> {
-  const [{ buildProgram }, { packageVersion }] = await Promise.all([import('../program.js'), import('../version.js')]);
-  process.stdout.write(completionScript(buildProgram(packageVersion()), shell));
+  const [{ buildProgram }, { packageVersion }] = await Promise.all([import('../../program.js'), import('../../version.js')]);
+  createOutput({}).data(completionScript(buildProgram(packageVersion()), shell));
 }

@@ -1,17 +1,14 @@
-// `pinvoice login`, `logout` and `whoami`: tokens come from a hidden prompt, stdin or a file, never a flag.
-import type { Enterprise } from '../api/schemas.js';
-import { ApiRequestError } from '../client/errors.js';
-import { openConfig, PROFILE_NAME, type CompanyRef, type ConfigStore, type Profile } from './config.js';
-import { baseUrlOf, connect, profileName, type CommonFlags } from './context.js';
-import { CliError, EXIT, usageError } from './errors.js';
-import { readStdinText, readTextFlag } from './invoice-input.js';
-import { createOutput } from './output.js';
-
-export interface LoginFlags extends CommonFlags {
-  tokenStdin?: boolean;
-  tokenFile?: string;
-  force?: boolean;
-}
+// `pinvoice login`: checks the token against Company Infos, then stores it in a profile, never over
+// the token of another company (it may exist nowhere else) unless --force.
+import type { Enterprise } from '../../api/schemas.js';
+import { readStdinText, readTextFlag } from '../../base/read-input.js';
+import { openConfig, type CompanyRef, type ConfigStore, type Profile } from '../../cli/config.js';
+import { baseUrlOf, profileName } from '../../cli/context.js';
+import { CliError, EXIT, usageError } from '../../cli/errors.js';
+import { createOutput } from '../../cli/output.js';
+import { profileSlug } from '../../cli/profile-name.js';
+import { ApiRequestError } from '../../client/errors.js';
+import type { LoginFlags } from './index.js';
 
 async function readToken(flags: LoginFlags): Promise<string> {
   if (flags.tokenStdin && flags.tokenFile) throw usageError('use either --token-stdin or --token-file, not both');
@@ -19,7 +16,7 @@ async function readToken(flags: LoginFlags): Promise<string> {
   if (flags.tokenStdin) token = await readStdinText('--token-stdin');
   else if (flags.tokenFile) token = await readTextFlag('--token-file', flags.tokenFile);
   else if (process.stdin.isTTY && flags.input !== false) {
-    const { inquirerPrompter } = await import('./prompts/prompter.js');
+    const { inquirerPrompter } = await import('../../cli/prompts/prompter.js');
     token = await (await inquirerPrompter()).password({ message: 'Access token:', mask: '*' });
   } else {
     throw new CliError('input needed: no TTY to ask for the token; pass it with --token-stdin or --token-file', EXIT.inputNeeded);
@@ -56,10 +53,9 @@ async function tokenAtStake(stored: Profile | undefined, next: CompanyRef & { to
   }
 }
 
-/** A profile name for the new company that is free, from its name ("Loja Dois" -> loja-dois). */
+/** A profile name for the new company that no profile has yet ("Loja Dois" -> loja-dois, else loja-dois-2, …). */
 function suggestedName(company: CompanyRef, config: ConfigStore): string {
-  const slug = company.name.normalize('NFD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase().slice(0, 40);
-  const base = PROFILE_NAME.test(slug) ? slug : 'company';
+  const base = profileSlug(company.name);
   let name = base;
   for (let n = 2; config.get(name); n++) name = `${base}-${n}`;
   return name;
@@ -83,7 +79,7 @@ export async function login(flags: LoginFlags): Promise<void> {
   const name = profileName(flags, config);
   const baseUrl = baseUrlOf(flags, config.get(name)?.baseUrl);
   const token = await readToken(flags);
-  const { createClient } = await import('../client/index.js');
+  const { createClient } = await import('../../client/index.js');
   const debug = flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
   const ask: Ask = (url, secret) => createClient({ baseUrl: url, token: secret, debug }).company();
   let company: CompanyRef;
@@ -100,26 +96,4 @@ export async function login(flags: LoginFlags): Promise<void> {
   if (moved) out.message(`The configuration file could not be used (${moved.problem}): it was moved to ${moved.to}, and a new one started.`);
   if (out.json) out.jsonData({ profile: name, baseUrl, company: { id: company.id, fantasy_name: company.name, cnpj: company.cnpj } });
   else out.message(`Logged in to ${baseUrl} as ${described(company)}; profile "${name}" saved in ${config.path} and now in use.`);
-}
-
-export async function logout(flags: CommonFlags): Promise<void> {
-  const config = await openConfig();
-  const name = profileName(flags, config);
-  const wasCurrent = config.current() === name;
-  if (!config.remove(name)) throw new CliError(`no profile "${name}" (see pinvoice profile list)`, EXIT.notFound);
-  const left = Object.keys(config.all());
-  let next = '';
-  if (left.length === 0) next = ' No profiles are left: run `pinvoice login` to add one.';
-  else if (wasCurrent) next = ` No profile is current now: choose one with \`pinvoice profile use <name>\` (${left.join(', ')}), or run \`pinvoice login\`.`;
-  createOutput(flags).message(`Profile "${name}" and its token removed.${next}`);
-}
-
-export async function whoami(flags: CommonFlags): Promise<void> {
-  const out = createOutput(flags);
-  const { client, connection } = await connect(flags);
-  const company = await client.company();
-  if (out.json) return out.jsonData(company);
-  const { renderCompany } = await import('./render/company.js');
-  out.message(`profile ${connection.profile} · ${connection.baseUrl}`);
-  out.data(renderCompany(company, { palette: out.palette }));
 }

@@ -1,0 +1,101 @@
+// `pinvoice invoice get|create|refund|3ds|open`: issue and inspect charges. Each action imports its
+// handler when it runs, so --help loads none of them.
+import { Command, Option } from '@commander-js/extra-typings';
+import { collect, examples, positiveSeconds, withConnection, type FlagsOf } from '../options.js';
+
+const getCommand = () =>
+  withConnection(new Command('get'))
+    .description('show a transaction: status, amounts, fee, payer, items, payment data, refunds, timeline')
+    .argument('<id>', 'integer id or secureId (INV-…)')
+    .option('--qr', 'draw the pix QR code (default: for pending pix charges on a terminal)')
+    .option('--no-qr', 'never draw the QR code')
+    .option('--watch', 'poll until the status leaves pending/waiting_3ds; exit 0 when paid, 7 otherwise, 8 on timeout')
+    .addOption(new Option('--timeout <seconds>', 'give up watching after this long').default(300).argParser(positiveSeconds))
+    .addOption(new Option('--interval <seconds>', 'time between polls while watching').default(2).argParser(positiveSeconds))
+    .addHelpText('after', examples(
+      'pinvoice invoice get 42',
+      'pinvoice invoice get INV-20261122-000042-8391 --json | jq .status',
+      'pinvoice invoice get 42 --watch --timeout 120 && echo paid',
+    ));
+export type GetFlags = FlagsOf<typeof getCommand>;
+
+const createCommand = () =>
+  withConnection(new Command('create'))
+    .description('issue a charge from a JSON file or stdin, from flags, or interactively')
+    .option('--file <path>', 'JSON create request; - reads stdin (flags override its fields)')
+    .option('--method <method>', 'pix, credit_card or boleto')
+    .option('--amount <reais>', 'total, typed as 12,50 or 12.50 (default: the sum of the items)')
+    .option('--item <name:quantity:unit_price>', 'an item, repeatable; unit price in reais, e.g. "Camiseta:2:19,90"', collect)
+    .option('--payer-name <name>', 'payer name')
+    .option('--payer-email <email>', 'payer e-mail')
+    .option('--payer-document <cpf-or-cnpj>', 'payer CPF or CNPJ (punctuation allowed)')
+    .option('--payer-phone <phone>', 'payer phone')
+    .option('--payer-zip <cep>', 'payer CEP (boleto)')
+    .option('--payer-address <street>', 'payer street (boleto)')
+    .option('--payer-number <number>', 'payer street number (boleto)')
+    .option('--payer-complement <text>', 'payer address complement')
+    .option('--payer-neighborhood <name>', 'payer neighbourhood (bairro)')
+    .option('--payer-city <city>', 'payer city (boleto)')
+    .option('--payer-state <uf>', 'payer state, two letters (boleto)')
+    .option('--tangible', 'the items are physical products (product_fisical)')
+    .option('--postback-url <url>', 'where postbacks about this charge are sent')
+    .option('--ip <address>', 'payer IP address (ip_payer)')
+    .option('--external-id <ref>', 'your own reference for the charge, e.g. the order number (external_id)')
+    .option('--metadata <key=value>', 'a metadata entry, repeatable (string values)', collect)
+    .option('--card-token <token>', 'a tokenized card (credit_card)')
+    .option('--installments <n>', 'card installments, 1 to 12')
+    .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')
+    .option('--dry-run', 'validate and print the normalized payload; send nothing')
+    .option('--no-input', 'never prompt; fail at once naming what is missing')
+    .option('--qr', 'draw the pix QR code (default: on a terminal)')
+    .option('--no-qr', 'never draw the QR code')
+    .addHelpText('after', examples(
+      'pinvoice invoice create                                   # guided prompts on a terminal',
+      'pinvoice invoice create --file charge.json',
+      'cat charge.json | pinvoice invoice create --file - --json | jq -r .secureId',
+      'pinvoice invoice create --method pix --payer-name "Fulano de Tal" --payer-email f@example.com \\\n      --payer-document 529.982.247-25 --item "Camiseta:1:19,90" --no-input',
+      'pinvoice invoice create --file charge.json --amount 25,00 --dry-run',
+      'pinvoice invoice create --file charge.json --external-id pedido-1042 --metadata channel=loja --no-input',
+    ));
+export type CreateFlags = FlagsOf<typeof createCommand>;
+
+const refundCommand = () =>
+  withConnection(new Command('refund'))
+    .description('refund a paid charge, wholly (default) or in part; answers the record')
+    .argument('<id>', 'integer id or secureId')
+    .option('--amount <reais>', 'amount to refund, typed as 12,50 or 12.50 (default: all that is left)')
+    .option('--reason <text>', 'why, kept with the refund')
+    .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')
+    .addHelpText('after', examples('pinvoice invoice refund 42', 'pinvoice invoice refund 42 --amount 5,00 --reason "item returned"'));
+export type RefundFlags = FlagsOf<typeof refundCommand>;
+
+const threeDsCommand = () =>
+  withConnection(new Command('3ds'))
+    .description('complete a card charge waiting for 3-D Secure with its authentication values')
+    .argument('<id>', 'integer id or secureId')
+    .option('--cavv <value>', 'cardholder authentication verification value')
+    .option('--xid <value>', 'transaction identifier')
+    .option('--eci <value>', 'electronic commerce indicator (05/02 authenticated, 06/01 attempted, 07/00 failed)')
+    .option('--version <value>', '3-D Secure protocol version, e.g. 2.2.0')
+    .option('--referenceid <value>', 'reference id of the authentication')
+    .option('--file <path>', 'a JSON object with the five values; - reads stdin')
+    .option('--sample', 'use the documented sample values that authenticate (sandbox)')
+    .addHelpText('after', examples('pinvoice invoice 3ds 42 --sample', 'pinvoice invoice 3ds 42 --cavv AAABBEg0VhI0VniQEjRWAAAAAAA= --xid 1f2e… --eci 05 --version 2.2.0 --referenceid 9a8b…'));
+export type ThreeDsFlags = FlagsOf<typeof threeDsCommand>;
+
+const openCommand = () =>
+  withConnection(new Command('open'))
+    .description("print the URL of the charge's public page (the payer's view, no token needed)")
+    .argument('<id>', 'integer id or secureId')
+    .addHelpText('after', examples('pinvoice invoice open 42', 'curl -s "$(pinvoice invoice open 42)" | jq .status'));
+export type OpenFlags = FlagsOf<typeof openCommand>;
+
+export function invoiceGroup() {
+  return new Command('invoice')
+    .description('issue and inspect charges')
+    .addCommand(getCommand().action(async (id, flags) => (await import('./get.js')).getInvoice(id, flags)))
+    .addCommand(createCommand().action(async (flags) => (await import('./create.js')).createInvoice(flags)))
+    .addCommand(refundCommand().action(async (id, flags) => (await import('./refund.js')).refundInvoice(id, flags)))
+    .addCommand(threeDsCommand().action(async (id, flags) => (await import('./three-ds.js')).complete3ds(id, flags)))
+    .addCommand(openCommand().action(async (id, flags) => (await import('./open.js')).openInvoice(id, flags)));
+}

@@ -1,0 +1,56 @@
+// `pinvoice serve` and `pinvoice serve company add|list`: the local server, and its companies on the
+// database file. Each action imports its handler when it runs (the server's modules are heavy).
+import { Command, Option } from '@commander-js/extra-typings';
+import { days, examples, port, positiveSeconds, wholeNumber, type FlagsOf } from '../options.js';
+
+const serveCommand = () =>
+  new Command('serve')
+    // `serve company add --db X`: --db belongs to the subcommand, not to serve
+    .enablePositionalOptions()
+    .description('run a faithful, stateful local implementation of the API (embedded SQLite database)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4010).argParser(port))
+    .option('--db <path>', 'SQLite database file, or :memory: for a throwaway run (default: $PINVOICE_DB or pinvoice.db in the data directory)')
+    .option('--token <value>', "fix the seeded company's access token, for CI (also PINVOICE_SERVE_TOKEN)")
+    .addOption(new Option('--pix-expiry <seconds>', 'how long a pix charge can be paid').default(3600).argParser(positiveSeconds))
+    .addOption(new Option('--boleto-due-days <days>', 'days from today to a new boleto’s due date').default(3).argParser(days))
+    .addOption(new Option('--postback-attempts <n>', 'attempts per postback event, the first included (4 = one try and 3 retries)').default(4).argParser(wholeNumber(1, 100, 'attempts')))
+    .addOption(new Option('--postback-base-delay <ms>', 'wait before the first retry; each next one waits about twice as long (with jitter)').default(1000).argParser(wholeNumber(1, 3_600_000, 'milliseconds')))
+    .addOption(new Option('--postback-timeout <ms>', 'cut off a receiver that has not answered by then').default(10_000).argParser(wholeNumber(1, 600_000, 'milliseconds')))
+    .addHelpText('after', examples(
+      'pinvoice serve',
+      'pinvoice serve --port 0 --db :memory: --token "$CI_TOKEN"',
+      'pinvoice serve --postback-attempts 3 --postback-base-delay 100 --postback-timeout 2000   # fast retries for tests',
+      'pinvoice serve --db ./dev.db --host 0.0.0.0 --port 8080',
+    ));
+export type ServeFlags = FlagsOf<typeof serveCommand>;
+
+const companyAddCommand = () =>
+  new Command('add')
+    .description('create a company with its own access token (printed once)')
+    .option('--db <path>', 'SQLite database file (default: as for serve)')
+    .option('--name <name>', 'fantasy name', 'Pinvoice Sandbox')
+    .option('--corporate-reason <name>', 'corporate name (default: the fantasy name + " Ltda")')
+    .option('--cnpj <cnpj>', 'CNPJ, numeric or alphanumeric (default: a generated valid one)')
+    .option('--json', 'print {id, fantasy_name, cnpj, token} as JSON')
+    .addHelpText('after', examples('pinvoice serve company add --name "Loja Dois"', 'pinvoice serve company add --db ./dev.db --json | jq -r .token'));
+export type CompanyAddFlags = FlagsOf<typeof companyAddCommand>;
+
+const companyListCommand = () =>
+  new Command('list')
+    .description('list the companies and how many tokens each has (tokens are never shown)')
+    .option('--db <path>', 'SQLite database file (default: as for serve)')
+    .option('--json', 'print as JSON')
+    .addHelpText('after', examples('pinvoice serve company list --db ./dev.db'));
+export type CompanyListFlags = FlagsOf<typeof companyListCommand>;
+
+export function serveGroup() {
+  const serve = serveCommand().action(async (flags) => (await import('./serve.js')).serve(flags));
+  // Made with .command(), not addCommand: it inherits enablePositionalOptions, so flags after `company` are its own
+  serve
+    .command('company')
+    .description("manage the local server's companies (works on the database file directly)")
+    .addCommand(companyAddCommand().action(async (flags) => (await import('./company.js')).companyAdd(flags)))
+    .addCommand(companyListCommand().action(async (flags) => (await import('./company.js')).companyList(flags)));
+  return serve;
+}

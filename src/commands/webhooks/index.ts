@@ -1,0 +1,51 @@
+// `pinvoice webhooks listen|verify|secret`: receive, check and inspect postbacks. Each action imports
+// its handler when it runs, so --help loads none of them.
+import { Command, Option } from '@commander-js/extra-typings';
+import { examples, port, positiveSeconds, wholeNumber, withConnection, type FlagsOf } from '../options.js';
+
+const SECRET_HELP = 'file holding the webhook secret; - reads stdin (default: $PINVOICE_WEBHOOK_SECRET, else asked of the profile’s server)';
+
+const listenCommand = () =>
+  withConnection(new Command('listen'))
+    .description('a local postback receiver: checks each signature, prints each event, optionally forwards it to your app')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4020).argParser(port))
+    .option('--forward-to <url>', 'POST each signed event, untouched, to your own handler; the sender gets its answer')
+    .option('--secret-file <path>', SECRET_HELP)
+    .addOption(new Option('--count <n>', 'exit 0 after this many correctly signed events').argParser(wholeNumber(1, 1_000_000, 'events')))
+    .addOption(new Option('--timeout <seconds>', 'stop listening after this long (exit 8 if --count was not reached)').argParser(positiveSeconds))
+    .addOption(new Option('--tolerance <seconds>', 'reject a Pinvoice-Signature older (or newer) than this').default(300).argParser(wholeNumber(1, 31_536_000, 'seconds')))
+    .addHelpText('after', examples(
+      'pinvoice webhooks listen                                   # prints the postback_url to use',
+      'pinvoice webhooks listen --forward-to http://localhost:3000/postbacks',
+      'pinvoice webhooks listen --port 0 --json --count 2 --timeout 60 > events.jsonl',
+    ));
+export type ListenFlags = FlagsOf<typeof listenCommand>;
+
+const verifyCommand = () =>
+  withConnection(new Command('verify'))
+    .description('check a saved postback body against its signature header; exit 0 valid, 9 not')
+    .requiredOption('--body <path>', 'the raw body exactly as received; - reads stdin')
+    .requiredOption('--signature <header>', 'either header’s value: Pinvoice-Signature (t=…,v1=…) or X-Webhook-Signature (64 hex digits)')
+    .option('--secret-file <path>', SECRET_HELP)
+    .addOption(new Option('--tolerance <seconds>', 'also reject a Pinvoice-Signature older than this (default: any age, for saved bodies)').argParser(wholeNumber(1, 31_536_000, 'seconds')))
+    .addHelpText('after', examples(
+      'pinvoice webhooks verify --body body.json --signature "t=1795000000,v1=5f0c…"',
+      'pinvoice webhooks verify --body body.json --signature 9b1e…   # X-Webhook-Signature',
+      'PINVOICE_WEBHOOK_SECRET=whsec_… pinvoice webhooks verify --body - --signature "$SIG" < body.json',
+    ));
+export type VerifyFlags = FlagsOf<typeof verifyCommand>;
+
+const secretCommand = () =>
+  withConnection(new Command('secret'))
+    .description("print the company's webhook secret, to configure your postback handler")
+    .addHelpText('after', examples('pinvoice webhooks secret', 'export PINVOICE_WEBHOOK_SECRET="$(pinvoice webhooks secret)"'));
+export type SecretFlags = FlagsOf<typeof secretCommand>;
+
+export function webhooksGroup() {
+  return new Command('webhooks')
+    .description('receive, check and inspect postbacks (webhooks)')
+    .addCommand(listenCommand().action(async (flags) => (await import('./listen.js')).listen(flags)))
+    .addCommand(verifyCommand().action(async (flags) => (await import('./verify.js')).verify(flags)))
+    .addCommand(secretCommand().action(async (flags) => (await import('./secret.js')).printSecret(flags)));
+}
