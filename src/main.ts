@@ -1,10 +1,8 @@
 // The entry point and the one place that exits: parse, run, map any error to its exit code.
-import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { InputError } from './base/read-input.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { InputError } from './base/input-error.js';
 import { CliError, EXIT, usageError } from './cli/errors.js';
-import { safeOutput } from './cli/render/safe-text.js';
 import { ApiRequestError, NetworkError, UnexpectedResponseError } from './client/errors.js';
-import { buildProgram } from './program.js';
 import { packageVersion } from './version.js';
 
 function apiExitCode(status: number): number {
@@ -14,11 +12,16 @@ function apiExitCode(status: number): number {
   return EXIT.network;
 }
 
-/** Messages carry data (a server's answer, a company name): no control character in them reaches a terminal raw. */
-const complain = (text: string) => void process.stderr.write(`pinvoice: ${safeOutput(text, false)}\n`);
+type Complain = (text: string) => void;
 
-function exitCodeOf(error: unknown): number {
-  if (error instanceof CommanderError) {
+/** Commander's own ends (help, version, a usage mistake it has already printed), told apart without loading it. */
+function isCommanderError(error: unknown): error is Error & { code: string } {
+  const code: unknown = error instanceof Error ? (error as unknown as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('commander.');
+}
+
+function exitCodeOf(error: unknown, complain: Complain): number {
+  if (isCommanderError(error)) {
     const success = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
     return success ? EXIT.ok : EXIT.usage;
   }
@@ -77,13 +80,29 @@ function endQuietlyWhenPipeCloses(stream: NodeJS.WriteStream): void {
   });
 }
 
+/**
+ * Messages carry data (a server's answer, a company name): no control character in them reaches a
+ * terminal raw. The guard is loaded only when there is something to say (--help and --version end here too).
+ */
+async function complainer(error: unknown): Promise<Complain> {
+  if (isCommanderError(error)) return () => undefined;
+  const { safeOutput } = await import('./cli/render/safe-text.js');
+  return (text) => void process.stderr.write(`pinvoice: ${safeOutput(text, false)}\n`);
+}
+
 export async function main(argv: string[]): Promise<void> {
   endQuietlyWhenPipeCloses(process.stdout);
   endQuietlyWhenPipeCloses(process.stderr);
+  // `pinvoice --version`, which scripts and installers run most, is answered before the command tree loads
+  if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
+    process.stdout.write(`${packageVersion()}\n`);
+    return;
+  }
   try {
+    const { buildProgram } = await import('./program.js');
     await buildProgram(packageVersion()).hook('preAction', refuseNonUtf8Values).parseAsync(argv);
   } catch (error) {
-    process.exitCode = exitCodeOf(error);
+    process.exitCode = exitCodeOf(error, await complainer(error));
   }
 }
 

@@ -2,11 +2,9 @@
 // What a flag names to read: a file or stdin (`-`), as bytes checked to be UTF-8, as text, or as one
 // JSON object. Text read with U+FFFD in it would be stored as is, so anything not UTF-8 is refused.
 import { readFileSync } from 'node:fs';
+import { InputError } from './input-error.js';
 
-/** The input a flag names cannot be used; its message names the flag (the CLI exits 2 with it). */
-export class InputError extends Error {
-  override readonly name = 'InputError';
-}
+export { InputError };
 
 async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];

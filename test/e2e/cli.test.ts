@@ -288,8 +288,20 @@ describe('invoice get', () => {
 });
 
 describe('startup', () => {
-  it('--help and --version load none of conf, zod, inquirer, ofetch', () => {
-    for (const args of [['--help'], ['--version'], ['invoice', 'create', '--help']]) {
+  it('--version loads no package and no command: it is answered before the command tree', () => {
+    const trace = join(work, 'trace-version.txt');
+    writeFileSync(trace, '');
+    const hook = new URL('../support/trace-imports.mjs', import.meta.url).pathname;
+    const result = spawnSync(process.execPath, ['--import', hook, BIN, '--version'], { env: { ...process.env, PINVOICE_TRACE_FILE: trace }, encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const loaded = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+    expect(loaded.filter((line) => !line.includes('/dist/'))).toEqual([]);
+    expect(loaded.some((line) => line.endsWith('/dist/program.js'))).toBe(false);
+  });
+
+  it('--help loads none of conf, zod, inquirer, ofetch', () => {
+    for (const args of [['--help'], ['invoice', 'create', '--help']]) {
       const trace = join(work, `trace-${args.join('')}.txt`);
       writeFileSync(trace, '');
       const hook = new URL('../support/trace-imports.mjs', import.meta.url).pathname;
