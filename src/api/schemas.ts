@@ -3,6 +3,7 @@
 // request and response shapes are the same in both directions (and in the OpenAPI document).
 import { z } from 'zod';
 import { MAX_CENTS, MIN_CENTS } from '../domain/money.js';
+import { controlCharacterProblem, findControlCharacter } from '../domain/text.js';
 import { METHODS, STATUSES } from '../domain/status.js';
 
 /** The longest string any request field may hold. */
@@ -12,34 +13,6 @@ export const MAX_ITEMS = 100;
 export const MAX_QUANTITY = 1_000_000;
 /** A card charge is paid in 1 to this many installments. */
 export const MAX_INSTALLMENTS = 12;
-
-/**
- * Characters no request string may hold: C0 (tab and newline too: every field is one line), DEL, C1,
- * and the bidirectional overrides and isolates. Stored, they would reach a terminal or a page
- * raw: clear a screen, retitle a window, hide or reorder text.
- */
-export function isControlCharacter(code: number): boolean {
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
-}
-
-/** The first control character of a string, and its position counted in characters from 1; or undefined. */
-export function findControlCharacter(value: string): { code: number; position: number } | undefined {
-  let position = 0;
-  for (const char of value) {
-    position++;
-    const code = char.codePointAt(0) ?? 0;
-    if (isControlCharacter(code)) return { code, position };
-  }
-  return undefined;
-}
-
-const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-
-/** `must not contain control characters (U+001B at position 5)`, or undefined for a clean string. */
-export function controlCharacterProblem(value: string, what = ''): string | undefined {
-  const found = findControlCharacter(value);
-  return found && `must not contain control characters (${hex(found.code)} at position ${found.position}${what})`;
-}
 
 /** A string free of control characters; a refine, not a transform, so the OpenAPI shape is unchanged. */
 const oneLine = <S extends z.ZodType<string>>(schema: S): S =>

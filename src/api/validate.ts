@@ -5,17 +5,13 @@ import { CEP, UF } from '../domain/address.js';
 import { EXPIRY_MONTH, EXPIRY_YEAR, isExpired, normalizeCardNumber, passesLuhn, SECURITY_CODE } from '../domain/card.js';
 import { documentProblem } from '../domain/document.js';
 import { MAX_CENTS } from '../domain/money.js';
-import { controlCharacterProblem, CreateInvoiceRequest, isControlCharacter, type ErrorDetail } from './schemas.js';
+import { CONTROL_CHARACTERS, controlCharacterProblem } from '../domain/text.js';
+import { CreateInvoiceRequest, type ErrorDetail } from './schemas.js';
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; details: ErrorDetail[] };
 
-function escapeControl(char: string): string {
-  const code = char.codePointAt(0) ?? 0;
-  return isControlCharacter(code) ? `\\u${code.toString(16).padStart(4, '0')}` : char;
-}
-
 /** A key as it may be shown: control characters written as \uXXXX (a metadata key is the sender's text). */
-const safeKey = (key: string) => Array.from(key, escapeControl).join('');
+const safeKey = (key: string) => key.replace(CONTROL_CHARACTERS, (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 
 /** ["items", 0, "unit_price"] -> "items[0].unit_price" */
 export function jsonPath(path: readonly PropertyKey[]): string {

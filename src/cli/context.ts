@@ -5,6 +5,7 @@ import { ApiRequestError } from '../client/errors.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { DEFAULT_BASE_URL, openConfig, type ConfigStore } from './config.js';
 import { PROFILE_NAME } from './profile-name.js';
+import { safeOutput } from './render/safe-text.js';
 
 /** What connect() and the profile lookup read of a command's flags: those of withConnection (src/commands/options.ts). */
 export interface CommonFlags {
@@ -97,10 +98,15 @@ function withExplainedRejections(client: Client, connection: Connection): Client
   return wrapped as Client;
 }
 
+/** `--debug`: each HTTP exchange on stderr; the client masks secrets, this makes the server's text terminal-safe. */
+export function debugWriter(flags: { debug?: boolean }): ((line: string) => void) | undefined {
+  return flags.debug ? (line) => void process.stderr.write(`${safeOutput(line, false)}\n`) : undefined;
+}
+
 export async function connect(flags: CommonFlags) {
   const [{ createClient }, { packageVersion }] = await Promise.all([import('../client/index.js'), import('../version.js')]);
   const connection = await resolveConnection(flags);
-  const debug = flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+  const debug = debugWriter(flags);
   const client = createClient({ baseUrl: connection.baseUrl, token: connection.token, debug, version: packageVersion() });
   return { client: withExplainedRejections(client, connection), connection };
 }

@@ -1,6 +1,6 @@
 // One HTTP exchange with timeouts, retries where they cannot duplicate a charge, and debug output.
 import { ofetch } from 'ofetch';
-import { maskToken, redactCard } from '../domain/secrets.js';
+import { maskToken, redactCard, redactSecretsInText } from '../domain/secrets.js';
 import { NetworkError } from './errors.js';
 
 export interface HttpOptions {
@@ -98,7 +98,7 @@ export function createHttp(options: HttpOptions) {
       });
       const text = response._data ?? '';
       debug?.(`< ${response.status} ${response.statusText} (${Date.now() - started} ms)`);
-      if (text) debug?.(`< ${text.slice(0, DEBUG_BODY_LIMIT)}${text.length > DEBUG_BODY_LIMIT ? '…' : ''}`);
+      if (text) debug?.(`< ${redactSecretsInText(text.slice(0, DEBUG_BODY_LIMIT))}${text.length > DEBUG_BODY_LIMIT ? '…' : ''}`);
       return { status: response.status, text, retryAfter: response.headers.get('retry-after') };
     } catch (error) {
       const message = describeNetworkError(error, url, options.timeoutMs);

@@ -27,3 +27,8 @@ export function redactCard<T>(body: T): T {
   if (card.security_code !== undefined && card.security_code !== null) card.security_code = '***';
   return { ...body, card } as T;
 }
+
+/** An answer's text with the secrets it may carry (the webhook secret, a token) masked, for debug output. */
+export function redactSecretsInText(text: string): string {
+  return text.replace(/("(?:webhook_secret|token)"\s*:\s*")([^"\\]*)"/g, (_, key: string, value: string) => `${key}${maskToken(value)}"`);
+}

@@ -250,6 +250,15 @@ describe('invoice get', () => {
     expect(json(result.stdout).id).toBe(created.id);
   });
 
+  it('--debug masks the webhook secret in the answers it shows', async () => {
+    const result = await cli(['webhooks', 'secret', '--debug']);
+    expect(result.code, result.stderr).toBe(0);
+    const secret = result.stdout.trim();
+    expect(secret).toMatch(/^whsec_/);
+    expect(result.stderr).toMatch(/"webhook_secret":"whsec_.{2}….{4}"/);
+    expect(result.stderr).not.toContain(secret);
+  });
+
   it('--debug masks the card number and the security code like the token', async () => {
     const card = { number: '4111 1111 1111 1111', first_name: 'Fulano', last_name: 'de Tal', month: '12', year: '2030', security_code: '9731' };
     const path = join(work, 'card.json');

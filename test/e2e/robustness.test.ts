@@ -57,6 +57,23 @@ describe('login never loses the token of another company', () => {
     expect(storedToken(env, 'local')).toBe(other.token);
   });
 
+  it('a company of another server with the same CNPJ is another company: refused without --force', async () => {
+    const env = user();
+    expect((await login(env, 'prod', TOKEN)).code).toBe(0);
+    const cnpj = json((await run(['whoami', '--profile', 'prod', '--json'], { env })).stdout).cnpj;
+    const otherDb = join(work, `same-cnpj-${Date.now()}.db`);
+    const other = await serve(['--port', '0', '--db', otherDb, '--token', 'pinv_test_other_server_token_0001'], tempHome());
+    try {
+      const twin = json((await run(['serve', 'company', 'add', '--db', otherDb, '--cnpj', cnpj, '--json'], { env })).stdout);
+      const refused = await login(env, 'prod', twin.token, [], other.url);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('nothing was changed');
+      expect(storedToken(env, 'prod')).toBe(TOKEN);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it("a token its server no longer accepts (a reset database) is replaced without --force; an unrecorded one's server is asked", async () => {
     const env = user();
     mkdirSync(env.PINVOICE_CONFIG_DIR ?? '', { recursive: true });
@@ -85,8 +102,9 @@ describe('login never loses the token of another company', () => {
     const env = user();
     expect((await login(env, 'shop', 'pinv_test_rotation_first_0001', [], first.url)).code).toBe(0);
     await first.stop();
-    // The same database, started with another token for its company: the old one still works, the new one is the same company's.
-    const again = await serve(['--port', '0', '--db', own, '--token', 'pinv_test_rotation_second_002'], tempHome());
+    // The same server (database and address), started with another token for its company: the new one is the same company's.
+    const port = new URL(first.url).port;
+    const again = await serve(['--port', port, '--db', own, '--token', 'pinv_test_rotation_second_002'], tempHome());
     try {
       const rotated = await login(env, 'shop', 'pinv_test_rotation_second_002', [], again.url);
       expect(rotated.code, rotated.stderr).toBe(0);

@@ -127,6 +127,9 @@ describe('Create Invoices in the production gateway’s shape', () => {
     ['external_id', { external_id: 'x'.repeat(256) }, 'must be at most 255 characters'],
     ['metadata', { metadata: { '': 'empty key' } }, 'keys must be 1 to 64 characters long'],
     ['payer.name', { payer: { ...validPix().payer, name: null } }, 'is required (null is no value)'],
+    // one set with the CLI's: the line separator and the bidi marks too
+    ['payer.name', { payer: { ...validPix().payer, name: 'A\u2028B' } }, 'must not contain control characters (U+2028 at position 2)'],
+    ['items[0].name', { items: [{ ...validPix().items[0], name: 'x\u200fy' }] }, 'must not contain control characters (U+200F at position 2)'],
   ])('refuses %s it cannot honour, naming it', async (path, fields, message) => {
     const { status, body } = await request(server, 'POST', '/api/v2/invoices', { body: validPix(fields) });
     expect(status).toBe(422);

@@ -303,7 +303,7 @@ describe('promptInvoice', () => {
 // ---- Validators ---------------------------------------------------------------------------------
 
 const cases: [string, Validate, string[], [string, RegExp][]][] = [
-  ['validateRequired', validateRequired, ['Fulano', ' x ', 'a'.repeat(255)], [['', /^Enter a value\.$/], ['   ', /^Enter a value\.$/], ['a'.repeat(256), /^Use at most 255 characters\.$/]]],
+  ['validateRequired', validateRequired, ['Fulano', ' x ', 'a'.repeat(255)], [['', /^Enter a value\.$/], ['   ', /^Enter a value\.$/], ['a'.repeat(256), /^Use at most 255 characters\.$/], ['Fulano\u001b[2J', /^It must not contain control characters \(U\+001B at position 7\)\.$/]]],
   ['validateEmail', validateEmail, ['fulano@example.com', ' a@b.co '], [['fulano', /^Enter an e-mail address, like name@example\.com\.$/], ['a@b', /e-mail address/], ['', /e-mail address/]]],
   ['validateDocument', validateDocument, ['529.982.247-25', '52998224725', '11.222.333/0001-81', '11222333000181', '12.ABC.345/01DE-35', '12abc34501de35'], [
     ['529.982.247-24', /^Not a valid CPF: the check digits do not match\.$/],

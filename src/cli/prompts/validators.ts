@@ -5,6 +5,7 @@ import { CreateInvoiceRequest, MAX_QUANTITY, MAX_TEXT, Payer, RequestItem } from
 import { CEP, UF } from '../../domain/address.js';
 import { CARD_DIGITS, EXPIRY_MONTH, EXPIRY_YEAR, fullYear, isExpired, normalizeCardNumber, passesLuhn, SECURITY_CODE } from '../../domain/card.js';
 import { documentProblem } from '../../domain/document.js';
+import { controlCharacterProblem } from '../../domain/text.js';
 import { AmountError, amountRangeProblem, formatBRL, MAX_CENTS, parseAmount } from '../../domain/money.js';
 import type { Validate } from './prompter.js';
 
@@ -12,7 +13,9 @@ export const filled = (value: unknown): value is string => typeof value === 'str
 
 export const validateRequired: Validate = (v) => {
   if (!filled(v)) return 'Enter a value.';
-  return v.trim().length <= MAX_TEXT || `Use at most ${MAX_TEXT} characters.`;
+  if (v.trim().length > MAX_TEXT) return `Use at most ${MAX_TEXT} characters.`;
+  const problem = controlCharacterProblem(v.trim());
+  return problem === undefined || `It ${problem}.`;
 };
 export const validateEmail: Validate = (v) => Payer.shape.email.safeParse(v.trim()).success || 'Enter an e-mail address, like name@example.com.';
 /** Digits only (no "1e3"), no longer than the largest quantity, then the item schema's own bounds. */

@@ -5,10 +5,11 @@
 // data through safeData before adding colour, and the output path escapes whatever else slipped past.
 // Each such character becomes a visible escape (`\x1b`, `\u202e`), never nothing, so that support staff
 // see that something odd was there.
+import { CONTROL_CHARACTERS } from '../../domain/text.js';
 import { SGR_SOURCE } from './width.js';
 
-/** C0 (tab and newline too: one value, one line), DEL, C1, the bidi controls and the Unicode line separators. */
-const UNSAFE = /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/gu;
+/** The one set of control characters (src/domain/text.ts), which the server also refuses. */
+const UNSAFE = CONTROL_CHARACTERS;
 /** Our own colour, as chalk writes it (SGR sequences only), or a character to escape. */
 const SGR_OR_UNSAFE = new RegExp(`(${SGR_SOURCE})|${UNSAFE.source}`, 'gu');
 const SHORT: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };

@@ -3,10 +3,11 @@
 import type { Enterprise } from '../../api/schemas.js';
 import { readStdinText, readTextFlag } from '../../base/read-input.js';
 import { openConfig, type CompanyRef, type ConfigStore, type Profile } from '../../cli/config.js';
-import { baseUrlOf, profileName } from '../../cli/context.js';
+import { baseUrlOf, debugWriter, profileName } from '../../cli/context.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { profileSlug } from '../../cli/profile-name.js';
+import { safeText } from '../../cli/render/safe-text.js';
 import { ApiRequestError } from '../../client/errors.js';
 import type { LoginFlags } from './index.js';
 
@@ -30,9 +31,20 @@ type Ask = (baseUrl: string, token: string) => Promise<Enterprise>;
 
 const companyRef = (company: Enterprise): CompanyRef => ({ id: company.id, cnpj: company.cnpj, name: company.fantasy_name });
 const cnpjKey = (cnpj: string) => cnpj.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
-const described = (company: CompanyRef) => `${company.name} (CNPJ ${company.cnpj})`;
+/** The server's text, made safe: it reaches the terminal in messages, whose guard keeps colour codes. */
+const described = (company: CompanyRef) => safeText(`${company.name} (CNPJ ${company.cnpj})`);
 
-const sameCompany = (a: CompanyRef, b: CompanyRef) => cnpjKey(a.cnpj) === cnpjKey(b.cnpj);
+/** The same company of the same server: a CNPJ alone can repeat (a sandbox company given the merchant's real one). */
+const sameCompany = (a: CompanyRef & { baseUrl: string }, b: CompanyRef & { baseUrl: string }) =>
+  origin(a.baseUrl) === origin(b.baseUrl) && a.id === b.id && cnpjKey(a.cnpj) === cnpjKey(b.cnpj);
+
+function origin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
 
 /**
  * Whose token the profile holds, when replacing it would lose it; undefined when nothing is lost: no
@@ -40,12 +52,12 @@ const sameCompany = (a: CompanyRef, b: CompanyRef) => cnpjKey(a.cnpj) === cnpjKe
  * server is asked unless the recorded company settles it; the record names the company when the
  * server cannot be asked.
  */
-async function tokenAtStake(stored: Profile | undefined, next: CompanyRef & { token: string }, ask: Ask): Promise<string | undefined> {
+async function tokenAtStake(stored: Profile | undefined, next: CompanyRef & { baseUrl: string; token: string }, ask: Ask): Promise<string | undefined> {
   if (!stored?.token || stored.token === next.token) return undefined;
-  if (stored.company && sameCompany(stored.company, next)) return undefined;
+  if (stored.company && sameCompany({ ...stored.company, baseUrl: stored.baseUrl }, next)) return undefined;
   try {
     const held = companyRef(await ask(stored.baseUrl, stored.token));
-    return sameCompany(held, next) ? undefined : `the token of ${described(held)}`;
+    return sameCompany({ ...held, baseUrl: stored.baseUrl }, next) ? undefined : `the token of ${described(held)}`;
   } catch (error) {
     if (error instanceof ApiRequestError && error.status === 401) return undefined;
     const reason = `${stored.baseUrl} could not be asked: ${(error as Error).message}`;
@@ -80,7 +92,7 @@ export async function login(flags: LoginFlags): Promise<void> {
   const baseUrl = baseUrlOf(flags, config.get(name)?.baseUrl);
   const token = await readToken(flags);
   const { createClient } = await import('../../client/index.js');
-  const debug = flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+  const debug = debugWriter(flags);
   const ask: Ask = (url, secret) => createClient({ baseUrl: url, token: secret, debug }).company();
   let company: CompanyRef;
   try {

@@ -8,7 +8,9 @@ export async function resendEvent(id: string, flags: ResendFlags): Promise<void>
   const { client } = await connect(flags);
   const event = await client.resendEvent(id.trim(), flags.idempotencyKey);
   if (out.json) return out.jsonData(event);
-  const { renderEvent } = await import('../../cli/render/events.js');
+  const [{ renderEvent }, { safeData }] = await Promise.all([import('../../cli/render/events.js'), import('../../cli/render/safe-text.js')]);
   out.data(renderEvent(event, out.palette));
-  out.message(`queued: ${event.id} goes to ${event.url} now (follow it with \`pinvoice events list ${event.invoice_id}\`)`);
+  // the server's text, made safe before the message (whose guard keeps colour codes when colour is on)
+  const { id: eventId, url, invoice_id: invoiceId } = safeData(event);
+  out.message(`queued: ${eventId} goes to ${url} now (follow it with \`pinvoice events list ${invoiceId}\`)`);
 }

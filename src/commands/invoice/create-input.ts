@@ -73,7 +73,8 @@ function applyCard(out: Json, base: Json, flags: CreateFlags): void {
   const card = objectIn(base.card);
   set(card, 'token', flags.cardToken);
   if (flags.installments !== undefined) {
-    if (!/^\d+$/.test(flags.installments)) throw usageError(`--installments must be a whole number from 1 to ${MAX_INSTALLMENTS}`);
+    const n = Number(flags.installments);
+    if (!/^\d+$/.test(flags.installments) || n < 1 || n > MAX_INSTALLMENTS) throw usageError(`--installments must be a whole number from 1 to ${MAX_INSTALLMENTS}`);
     card.installment = Number(flags.installments);
   }
   out.card = card;

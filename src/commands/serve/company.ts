@@ -1,7 +1,7 @@
 // `pinvoice serve company add|list`: companies added to and listed from the database file directly
 // (also while a server runs on it); tokens are shown once, when added, and never listed.
 import { randomBytes } from 'node:crypto';
-import { controlCharacterProblem } from '../../api/schemas.js';
+import { controlCharacterProblem } from '../../domain/text.js';
 import { DEFAULT_BASE_URL } from '../../cli/config.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';

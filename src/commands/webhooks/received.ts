@@ -68,12 +68,13 @@ export function receivedFrom(request: IncomingMessage, raw: string, check: Verif
   };
 }
 
-/** The JSON line of an event, its body spliced in as received (re-serialized only when it spans lines). */
+/** The JSON line of an event, its body spliced in as received (its line breaks, mere whitespace, made spaces). */
 export function receivedLine(received: Received, raw: string): string {
   const line = JSON.stringify({ ...received, payload: null });
   const json = parseJson(raw);
   if (!json) return JSON.stringify({ ...received, payload: raw });
-  const payload = /[\r\n]/.test(raw) ? JSON.stringify(json.value) : raw.trim();
+  // JSON has no raw line break inside a string: the breaks are whitespace, and spaces keep every other byte
+  const payload = raw.trim().replace(/\r\n?|\n/g, ' ');
   return `${line.slice(0, -'null}'.length)}${payload}}`;
 }
 

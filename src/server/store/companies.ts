@@ -1,4 +1,5 @@
 // Companies and their access tokens. Tokens are stored as SHA-256 hashes and compared in constant time.
+import { maskToken } from '../../domain/secrets.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db } from './database.js';
 import type { FeeSchedule } from '../../domain/fees.js';
@@ -42,9 +43,8 @@ export function hashToken(token: string): string {
 }
 
 /** Shows enough of a token to recognise it, never enough to use it. */
-export function tokenHint(token: string): string {
-  return token.length <= 12 ? '****' : `${token.slice(0, 8)}…${token.slice(-4)}`;
-}
+/** What `company list` may show of a token: the one masking rule. */
+export const tokenHint = maskToken;
 
 export function createCompanyRepo(db: Db) {
   const insertCompany = db.prepare(`
