@@ -1,9 +1,8 @@
-// The list sections of a charge: items, refunds, financial movements and the status timeline. Each
-// makes its records safe for a terminal (safeData) before it reads them, like every renderer.
+// The list sections of a charge: items, refunds, financial movements and the status timeline. Only
+// renderTransaction calls them, with a record it has already made safe (safeData, once per render).
 import type { FinancialMovement, Refund, ResponseItem, TimelineEntry } from '../../api/schemas.js';
 import type { Palette } from './colour.js';
 import { dateTime, money, orDash, signedMoney, yesNo } from './format.js';
-import { safeData } from './safe-text.js';
 import { gridTable, keep, right, section } from './table.js';
 import { terminalWidth } from './width.js';
 
@@ -14,8 +13,7 @@ const BALANCE_LABELS: Record<FinancialMovement['balance'], string> = {
 };
 
 /** Items always get a section, so "no items" is said rather than left to be guessed from a gap. */
-export function renderItems(records: readonly ResponseItem[], palette: Palette, width = terminalWidth()): string {
-  const items = safeData(records);
+export function renderItems(items: readonly ResponseItem[], palette: Palette, width = terminalWidth()): string {
   if (items.length === 0) return section('Items', palette.dim('no items'), palette);
   const rows = items.map((item) => [
     item.title,
@@ -33,7 +31,7 @@ export function renderItems(records: readonly ResponseItem[], palette: Palette, 
 
 export function renderRefunds(refunds: readonly Refund[], palette: Palette, width = terminalWidth()): string | null {
   if (refunds.length === 0) return null;
-  const rows = safeData(refunds).map((refund) => [
+  const rows = refunds.map((refund) => [
     String(refund.id),
     right(money(refund.amount)),
     orDash(refund.reason),
@@ -44,7 +42,7 @@ export function renderRefunds(refunds: readonly Refund[], palette: Palette, widt
 
 export function renderMovements(movements: readonly FinancialMovement[], palette: Palette, width = terminalWidth()): string | null {
   if (movements.length === 0) return null;
-  const rows = safeData(movements).map((movement) => {
+  const rows = movements.map((movement) => {
     const amount = signedMoney(movement.amount);
     return [
       movement.type.replace('_', ' '),
@@ -60,6 +58,6 @@ export function renderMovements(movements: readonly FinancialMovement[], palette
 
 export function renderTimeline(timeline: readonly TimelineEntry[], palette: Palette, width = terminalWidth()): string | null {
   if (timeline.length === 0) return null;
-  const rows = safeData(timeline).map((entry) => [dateTime(entry.at), palette.status(entry.status), orDash(entry.note)]);
+  const rows = timeline.map((entry) => [dateTime(entry.at), palette.status(entry.status), orDash(entry.note)]);
   return section('Timeline', gridTable([keep('at'), keep('status'), 'note'], rows, palette, width), palette);
 }
