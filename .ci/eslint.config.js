@@ -1,6 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const SERVER_NOT_CLI = { regex: '/(cli|commands)/|/program\\.js$', message: 'src/server never imports src/cli, src/commands or the program.' };
+const ENGINE_DRIVERS = [
+  { name: 'better-sqlite3', message: 'Only src/server/store/sqlite/ talks to SQLite.' },
+  { name: 'pg', message: 'Only an engine folder talks to its driver.' },
+];
+const ENGINE_FOLDERS = { regex: 'store/(sqlite|postgres)/', message: 'Above the port, reach storage through store/port.ts and store/index.ts, not an engine.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'completions/**', 'bin/**'] },
   js.configs.recommended,
@@ -21,9 +28,25 @@ export default tseslint.config(
   },
   {
     // The server is reached over HTTP only; it shares src/api, src/domain and src/base with the CLI, never the CLI itself.
+    files: ['src/server/store/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_NOT_CLI] }] },
+  },
+  {
+    // The store's port: above it, no engine. Storage is reached through src/server/store/port.ts (and
+    // opened through store/index.ts); only an engine's own folder knows its driver and its SQL.
+    files: ['src/**/*.ts'],
+    ignores: ['src/server/**/*.ts', 'src/base/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ENGINE_DRIVERS, patterns: [ENGINE_FOLDERS] }] },
+  },
+  {
     files: ['src/server/**/*.ts'],
+    ignores: ['src/server/store/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ENGINE_DRIVERS, patterns: [SERVER_NOT_CLI, ENGINE_FOLDERS] }] },
+  },
+  {
+    files: ['src/server/store/port.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '/(cli|commands)/|/program\\.js$', message: 'src/server never imports src/cli, src/commands or the program.' }] }],
+      'no-restricted-imports': ['error', { paths: ['better-sqlite3', 'pg'], patterns: [{ regex: '^\\./(sqlite|postgres)/', message: 'The port is engine-neutral.' }] }],
     },
   },
   {

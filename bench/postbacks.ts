@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { bodySignature, signatureHeader } from '../src/domain/signature.js';
 import { postJson } from '../src/base/post-json.js';
 import { createApp } from '../src/server/app.js';
-import { POSTBACK_DEFAULTS } from '../src/server/postbacks/dispatcher.js';
+import { POSTBACK_DEFAULTS } from '../src/server/config.js';
+import { eventBody } from '../src/server/postbacks/outbox.js';
+import { monthOf } from '../src/server/store/port.js';
 import { addCompany } from '../src/server/seed.js';
 import { openStore } from '../src/server/store/index.js';
 
@@ -31,7 +33,7 @@ const db = join(dir, 'bench.db');
 // Fill the outbox with the dispatcher off: CHARGES charges, each created and paid (2 events).
 {
   const store = openStore(db);
-  addCompany(store, { token: TOKEN }, (n) => randomBytes(n), new Date());
+  await addCompany(store, { token: TOKEN }, (n) => randomBytes(n), new Date());
   const app = createApp({ store, version: 'bench', postbacks: false, expiryCheckMs: 0 });
   for (let i = 0; i < CHARGES; i++) {
     const created = await app.inject({
@@ -42,12 +44,21 @@ const db = join(dir, 'bench.db');
     await app.inject({ method: 'POST', url: `/api/v2/sandbox/invoices/${id}/pay`, headers: { authorization: `Bearer ${TOKEN}` } });
   }
   await app.close();
-  store.close();
+  await await store.close();
 }
 
 const store = openStore(db);
-const bodies = store.db.prepare<[], { body: string }>('SELECT body FROM events ORDER BY id').all().map((row) => row.body);
-const secret = store.companies.list()[0]?.webhook_secret ?? '';
+// The bodies the dispatcher sends: rebuilt from each event's snapshot, as it does.
+const [company] = await store.companies.list();
+if (!company) throw new Error('no company: the bench measures nothing');
+const secret = company.webhook_secret;
+const bodies: string[] = [];
+for (const { id, invoice_id } of store.db.prepare<[], { id: number; invoice_id: number }>('SELECT id, invoice_id FROM events ORDER BY id').all()) {
+  const event = await store.events.get(id);
+  const aggregate = await store.invoices.aggregate(company.id, String(invoice_id), monthOf(new Date()));
+  if (!event || !aggregate) throw new Error(`event ${id} or its charge is missing`);
+  bodies.push(eventBody(company, aggregate, event));
+}
 const events = bodies.length;
 if (events !== 2 * CHARGES) throw new Error(`the outbox holds ${events} events, not ${2 * CHARGES}: the bench measures nothing`);
 
@@ -84,7 +95,7 @@ async function dispatcher(): Promise<number> {
 const base = await baseline();
 const ours = await dispatcher();
 const attempts = store.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM delivery_attempts').get()?.n ?? 0;
-store.close();
+await store.close();
 receiver.close();
 rmSync(dir, { recursive: true, force: true });
 

@@ -6,55 +6,48 @@ import { authenticate } from './auth.js';
 import { installBodyRules } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { ApiError, frameworkError } from './errors.js';
-import { checkKey, oncePerKey } from './idempotency.js';
+import { checkKey, IDEMPOTENCY_WINDOW_MS, oncePerKey } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { expireDue } from './invoices/lifecycle.js';
-import { checkingInterval, DEFAULT_LIMITS, type Limits } from './limits.js';
-import { createDispatcher, type PostbackOptions } from './postbacks/dispatcher.js';
+import { resolveConfig, type ServerSettings } from './config.js';
+import { checkingInterval } from './limits.js';
+import { createDispatcher } from './postbacks/dispatcher.js';
 import { HANDLERS } from './routes.js';
-import type { CompanyRow } from './store/companies.js';
-import type { Store } from './store/index.js';
+import type { Company, Store } from './store/port.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** the company of the bearer token, on authenticated operations */
-    company?: CompanyRow;
+    company?: Company;
   }
 }
 
-export interface AppOptions {
+export interface AppOptions extends ServerSettings {
   store: Store;
   version: string;
   clock?: () => Date;
   random?: (n: number) => Uint8Array;
-  pixExpirySeconds?: number;
-  pixLocation?: string;
-  boletoDueDays?: number;
-  /** how often pending charges past their time are expired, in ms; 0 turns the timer off */
-  expiryCheckMs?: number;
   /** where unexpected errors are reported (never to the client) */
   logError?: (error: unknown) => void;
-  /** postback delivery: retry and timeout settings, or false for none (events are still recorded) */
-  postbacks?: PostbackOptions | false;
-  /** body size, nesting depth, timeouts and the in-flight budget; the defaults are documented */
-  limits?: Partial<Limits>;
 }
 
 function send(reply: FastifyReply, error: ApiError) {
   return reply.code(error.status).headers(error.headers).send(error.body());
 }
 
-/** Pending charges expire at their time whether or not anyone reads them. */
-function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: number, logError: (error: unknown) => void): void {
+/**
+ * A task the app runs every `everyMs` while it is ready (0: never), one run at a time, stopped on close.
+ * What each run does is decided by the injected clock, so tests move time, not timers.
+ */
+function every(app: FastifyInstance, everyMs: number, task: () => Promise<unknown>, logError: (error: unknown) => void): void {
   if (everyMs <= 0) return;
   let timer: NodeJS.Timeout | undefined;
+  let running = false;
   app.addHook('onReady', async () => {
     timer = setInterval(() => {
-      try {
-        expireDue(ctx);
-      } catch (error) {
-        logError(error);
-      }
+      if (running) return;
+      running = true;
+      task().catch(logError).finally(() => (running = false));
     }, everyMs);
     timer.unref();
   });
@@ -62,24 +55,26 @@ function startExpiryTimer(app: FastifyInstance, ctx: ServerContext, everyMs: num
 }
 
 /** Delivers postbacks while the app runs. */
-function startDispatcher(app: FastifyInstance, ctx: ServerContext, options: AppOptions, logError: (error: unknown) => void): void {
-  if (options.postbacks === false) return;
-  const dispatcher = createDispatcher({ ...options.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${options.version}` });
+function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: string, logError: (error: unknown) => void): void {
+  if (ctx.config.postbacks === false) return;
+  const dispatcher = createDispatcher({ ...ctx.config.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${version}` });
   app.addHook('onReady', async () => dispatcher.start());
   app.addHook('onClose', async () => dispatcher.stop());
 }
 
 export function createApp(options: AppOptions): FastifyInstance {
+  const { store } = options;
+  const config = resolveConfig(options);
   const ctx: ServerContext = {
-    store: options.store,
+    store,
     clock: options.clock ?? (() => new Date()),
     random: options.random ?? ((n) => randomBytes(n)),
-    pixExpirySeconds: options.pixExpirySeconds ?? 3600,
-    pixLocation: options.pixLocation ?? 'pix.pinvoice.local/qr/v2',
-    boletoDueDays: options.boletoDueDays ?? 3,
+    config,
+    transaction: (fn) => store.transaction(fn),
+    reads: store,
   };
   const logError = options.logError ?? ((error: unknown) => console.error(error));
-  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const { limits } = config;
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
     requestTimeout: limits.requestTimeoutMs,
@@ -106,8 +101,10 @@ export function createApp(options: AppOptions): FastifyInstance {
     send(reply, new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]}.`)),
   );
 
-  startDispatcher(app, ctx, options, logError);
-  startExpiryTimer(app, ctx, options.expiryCheckMs ?? 1000, logError);
+  // The app owns every timer: postbacks, expiry, and forgetting idempotency keys past their window.
+  startDispatcher(app, ctx, options.version, logError);
+  every(app, config.expiryCheckMs, () => expireDue(ctx), logError);
+  every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);
   for (const op of OPERATIONS) {
     const handler = HANDLERS[op.id];
     app.route({
@@ -115,15 +112,16 @@ export function createApp(options: AppOptions): FastifyInstance {
       url: routerPath(op.path),
       // Before the body is read: a request without a valid token learns nothing about its body.
       onRequest: async (request) => {
-        if (op.auth === 'bearer') request.company = authenticate(ctx.store, request);
+        if (op.auth === 'bearer') request.company = await authenticate(ctx.store, request);
       },
       handler: async (request, reply) => {
         const { company } = request;
-        const run = () => handler({ ctx, request, company, version: options.version });
         const key = 'idempotent' in op && op.idempotent ? checkKey(request.headers['idempotency-key']) : undefined;
+        // With a key, the operation runs inside the key's transaction: its lookup, work and stored answer commit together.
         const answer = key && company
-          ? oncePerKey(ctx.store, { companyId: company.id, operation: op.id, key, body: request.body, now: ctx.clock() }, run)
-          : run();
+          ? await oncePerKey(ctx.store, { companyId: company.id, operation: op.id, key, body: request.body, now: ctx.clock() },
+            (tx) => handler({ ctx: { ...ctx, transaction: (fn) => fn(tx), reads: tx }, request, company, version: options.version }))
+          : await handler({ ctx, request, company, version: options.version });
         if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
         return reply.code(answer.status).send(answer.body);
       },

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { redactCard } from '../domain/secrets.js';
 import { ApiError } from './errors.js';
-import type { Store } from './store/index.js';
+import type { Store, Writes } from './store/port.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const UNKNOWN_HASH = 'unknown';
@@ -40,22 +40,21 @@ export function hashBody(body: unknown): string {
 export function oncePerKey(
   store: Store,
   scope: { companyId: number; operation: string; key: string; body: unknown; now: Date },
-  create: () => Answer,
-): Answer {
+  create: (tx: Writes) => Promise<Answer>,
+): Promise<Answer> {
   const hash = hashBody(scope.body);
-  return store.transaction(() => {
-    const previous = store.idempotency.get(scope.companyId, scope.operation, scope.key);
+  return store.transaction(async (tx) => {
+    const previous = await tx.idempotency.get(scope.companyId, scope.operation, scope.key);
     const fresh = previous && Date.parse(previous.created_at) > scope.now.getTime() - IDEMPOTENCY_WINDOW_MS;
     if (previous && fresh) {
       // 'unknown': remembered before card data was left out of the hash (migration 4); the key alone decides
       if (previous.request_hash !== hash && previous.request_hash !== UNKNOWN_HASH) {
         throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with another request body.');
       }
-      return { status: previous.status_code, body: JSON.parse(previous.response) as unknown, replayed: true };
+      return { status: previous.status_code, body: previous.response, replayed: true };
     }
-    const answer = create();
-    const at = scope.now.toISOString();
-    store.idempotency.put(scope.companyId, scope.operation, scope.key, hash, answer.status, JSON.stringify(answer.body), at);
+    const answer = await create(tx);
+    await tx.idempotency.put(scope.companyId, scope.operation, scope.key, { request_hash: hash, status_code: answer.status, response: answer.body }, scope.now.toISOString());
     return answer;
   });
 }

@@ -10,27 +10,27 @@ import { validationFailed } from './errors.js';
 import type { Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { createdAnswer, createInvoice } from './invoices/create.js';
-import { complete3ds, publicView, refundInvoice, sandboxAction, withInvoice } from './invoices/lifecycle.js';
+import { complete3ds, lookupInvoice, publicView, refundInvoice, sandboxAction } from './invoices/lifecycle.js';
 import { toEnterprise } from './invoices/record.js';
 import { getEvent, listEvents, resendEvent, webhookSecret } from './postbacks/history.js';
-import type { CompanyRow } from './store/companies.js';
+import { monthOf, type Company } from './store/port.js';
 
 export interface HandlerInput {
   ctx: ServerContext;
   request: FastifyRequest;
-  company: CompanyRow | undefined;
+  company: Company | undefined;
   version: string;
 }
 
-type Handler = (input: HandlerInput) => Answer;
+type Handler = (input: HandlerInput) => Promise<Answer>;
 
-function requireCompany(company: CompanyRow | undefined): CompanyRow {
+function requireCompany(company: Company | undefined): Company {
   if (!company) throw new Error('an authenticated operation ran without a company');
   return company;
 }
 
-function lookup({ ctx, company }: HandlerInput, ref: string): Answer {
-  return { status: 200, body: withInvoice(ctx, requireCompany(company), ref) };
+async function lookup({ ctx, company }: HandlerInput, ref: string): Promise<Answer> {
+  return { status: 200, body: await lookupInvoice(ctx, requireCompany(company), ref) };
 }
 
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
@@ -47,59 +47,61 @@ function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
 const sandboxHandlers = Object.fromEntries(
   SANDBOX_ACTION_NAMES.map((action): [string, Handler] => [
     `sandbox_${action}`,
-    (input) => ({ status: 200, body: sandboxAction(input.ctx, requireCompany(input.company), idParam(input.request), action) }),
+    async (input) => ({ status: 200, body: await sandboxAction(input.ctx, requireCompany(input.company), idParam(input.request), action) }),
   ]),
 ) as Record<`sandbox_${SandboxAction}`, Handler>;
 
 let openApiCache: { version: string; doc: unknown } | undefined;
 
 export const HANDLERS: Record<OperationId, Handler> = {
-  createInvoice(input) {
-    const checked = validateCreateRequest(input.request.body, input.ctx.clock());
+  async createInvoice({ ctx, request, company }) {
+    const checked = validateCreateRequest(request.body, ctx.clock());
     if (!checked.ok) throw validationFailed(checked.details);
-    return { status: 200, body: createdAnswer(createInvoice(input.ctx, requireCompany(input.company), checked.value)) };
+    const record = await ctx.transaction((tx) => createInvoice(ctx, tx, requireCompany(company), checked.value));
+    return { status: 200, body: createdAnswer(record) };
   },
-  searchTransaction(input) {
+  async searchTransaction(input) {
     const { id } = input.request.query as { id?: string | string[] };
     if (id === undefined || id === '') throw validationFailed([{ path: 'query.id', message: 'is required' }]);
     if (Array.isArray(id)) throw validationFailed([{ path: 'query.id', message: 'must be given once' }]);
     return lookup(input, id);
   },
-  getTransaction(input) {
+  async getTransaction(input) {
     return lookup(input, idParam(input.request));
   },
-  createRefund(input) {
+  async createRefund(input) {
     const request = parseBody(RefundRequest, input.request.body);
-    return { status: 200, body: refundInvoice(input.ctx, requireCompany(input.company), idParam(input.request), request) };
+    return { status: 200, body: await refundInvoice(input.ctx, requireCompany(input.company), idParam(input.request), request) };
   },
-  activate3ds(input) {
+  async activate3ds(input) {
     const values = parseBody(ThreeDSRequest, input.request.body);
-    return { status: 200, body: complete3ds(input.ctx, requireCompany(input.company), idParam(input.request), values) };
+    return { status: 200, body: await complete3ds(input.ctx, requireCompany(input.company), idParam(input.request), values) };
   },
-  publicInvoice({ ctx, request }) {
-    return { status: 200, body: publicView(ctx, (request.params as { token_checkout: string }).token_checkout) };
+  async publicInvoice({ ctx, request }) {
+    return { status: 200, body: await publicView(ctx, (request.params as { token_checkout: string }).token_checkout) };
   },
   ...sandboxHandlers,
-  webhookSecret({ company }) {
+  async webhookSecret({ company }) {
     return { status: 200, body: webhookSecret(requireCompany(company)) };
   },
-  listEvents(input) {
-    return { status: 200, body: listEvents(input.ctx, requireCompany(input.company), idParam(input.request)) };
+  async listEvents(input) {
+    return { status: 200, body: await listEvents(input.ctx, requireCompany(input.company), idParam(input.request)) };
   },
-  getEvent(input) {
-    return { status: 200, body: getEvent(input.ctx, requireCompany(input.company), eventParam(input.request)) };
+  async getEvent(input) {
+    return { status: 200, body: await getEvent(input.ctx, requireCompany(input.company), eventParam(input.request)) };
   },
-  resendEvent(input) {
-    return { status: 200, body: resendEvent(input.ctx, requireCompany(input.company), eventParam(input.request)) };
+  async resendEvent(input) {
+    return { status: 200, body: await resendEvent(input.ctx, requireCompany(input.company), eventParam(input.request)) };
   },
-  companyInfos({ ctx, company }) {
-    return { status: 200, body: toEnterprise(ctx.store, requireCompany(company), ctx.clock()) };
+  async companyInfos({ ctx, company }) {
+    const owner = requireCompany(company);
+    return { status: 200, body: toEnterprise(owner, await ctx.reads.companies.totals(owner.id, monthOf(ctx.clock()))) };
   },
-  openapi({ version }) {
+  async openapi({ version }) {
     if (openApiCache?.version !== version) openApiCache = { version, doc: buildOpenApi(version) };
     return { status: 200, body: openApiCache.doc };
   },
-  health({ version }) {
+  async health({ version }) {
     return { status: 200, body: { status: 'ok', version } };
   },
 };

@@ -1,8 +1,7 @@
 // Sandbox companies: the one created on first start, and those added with `serve company add`.
 import { cnpjCheckDigits, normalizeDocument } from '../domain/document.js';
 import { alphanumeric } from '../domain/ids.js';
-import type { CompanyProfile, FeeSchedules } from './store/companies.js';
-import type { Store } from './store/index.js';
+import type { CompanyProfile, FeeSchedules, Store, Writes } from './store/port.js';
 
 export const DEFAULT_FEES: FeeSchedules = {
   pix: { spreadPercentage: 0.99, fixedAmount: 0 },
@@ -61,15 +60,31 @@ export function generateToken(random: (n: number) => Uint8Array): string {
   return TOKEN_PREFIX + alphanumeric(random(96), 40);
 }
 
-export function addCompany(store: Store, options: NewCompany, random: (n: number) => Uint8Array, now: Date): CreatedCompany {
+/** Adds a company and its first token in the caller's transaction. */
+export async function insertCompany(tx: Writes, options: NewCompany, random: (n: number) => Uint8Array, now: Date): Promise<CreatedCompany> {
   const profile = sandboxProfile(options, random);
   const token = options.token ?? generateToken(random);
   const secret = `whsec_${alphanumeric(random(96), 40)}`;
   const at = now.toISOString();
-  const id = store.transaction(() => {
-    const companyId = store.companies.create(profile, DEFAULT_FEES, secret, at);
-    store.companies.addToken(companyId, token, at);
-    return companyId;
-  });
+  const id = await tx.companies.create(profile, DEFAULT_FEES, secret, at);
+  await tx.companies.addToken(id, token, at);
   return { id, fantasyName: profile.fantasy_name, cnpj: profile.cnpj, token };
+}
+
+export function addCompany(store: Store, options: NewCompany, random: (n: number) => Uint8Array, now: Date): Promise<CreatedCompany> {
+  return store.transaction((tx) => insertCompany(tx, options, random, now));
+}
+
+/**
+ * On a database without companies: the sandbox company (returned, to show its token once). With a
+ * fixed token: make sure it opens the first company. One transaction, so processes starting together
+ * on a new file seed it once.
+ */
+export function seedStore(store: Store, token: string | undefined, random: (n: number) => Uint8Array, now: Date): Promise<CreatedCompany | undefined> {
+  return store.transaction(async (tx) => {
+    const [first] = await tx.companies.list();
+    if (!first) return insertCompany(tx, { token }, random, now);
+    if (token && !(await tx.companies.hasToken(token))) await tx.companies.addToken(first.id, token, now.toISOString());
+    return undefined;
+  });
 }

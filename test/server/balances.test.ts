@@ -38,7 +38,7 @@ describe('the balance invariant', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
         const token = `pinv_test_balance_run_${run++}_${Date.now()}`;
-        const companyId = addTestCompany(server, token, `Balance ${run}`);
+        const companyId = await addTestCompany(server, token, `Balance ${run}`);
         const expected: Record<string, number> = { balance_pix: 0, balance_card: 0, balance_bank_slip: 0 } as Record<string, number> & { balance_pix: number; balance_card: number };
         const charges: any[] = [];
         for (const s of steps) {

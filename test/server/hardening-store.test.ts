@@ -1,25 +1,28 @@
-// The database file on disk: owner-only modes, files that are not databases, and the one-server lock.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// The database file on disk: owner-only modes, files that are not databases, and several stores on one file.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseOpenError } from '../../src/server/store/database.js';
+import { addCompany } from '../../src/server/seed.js';
 import { openStore, type Store } from '../../src/server/store/index.js';
-import { DatabaseInUseError, lockDatabase, lockPathOf } from '../../src/server/store/lock.js';
+import { DatabaseOpenError } from '../../src/server/store/port.js';
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 const tempDir = () => mkdtempSync(join(tmpdir(), 'pinvoice-store-'));
 let opened: Store | undefined;
-afterEach(() => opened?.close());
+afterEach(async () => {
+  await opened?.close();
+  opened = undefined;
+});
 
 describe('file modes', () => {
-  it('makes an existing 644 database owner-only, and its -wal and -shm are created owner-only', () => {
+  it('makes an existing 644 database owner-only, and its -wal and -shm are created owner-only', async () => {
     const db = join(tempDir(), 'shared.db');
-    openStore(db).close();
+    await openStore(db).close();
     chmodSync(db, 0o644);
     opened = openStore(db);
-    opened.companies.list();
+    await opened.companies.list();
     expect(mode(db)).toBe('600');
     expect(mode(`${db}-wal`)).toBe('600');
     expect(mode(`${db}-shm`)).toBe('600');
@@ -35,9 +38,9 @@ describe('file modes', () => {
     expect([mode(db), mode(`${db}-wal`), mode(`${db}-shm`)]).toEqual(['600', '600', '600']);
   });
 
-  it('keeps a read-only file read-only (only the group and other bits go)', () => {
+  it('keeps a read-only file read-only (only the group and other bits go)', async () => {
     const db = join(tempDir(), 'ro.db');
-    openStore(db).close();
+    await openStore(db).close();
     chmodSync(db, 0o444);
     try {
       opened = openStore(db);
@@ -47,9 +50,9 @@ describe('file modes', () => {
     expect(mode(db)).toBe('400');
   });
 
-  it.skipIf(process.getuid?.() !== 0)("refuses another user's database that others may read, naming it", () => {
+  it.skipIf(process.getuid?.() !== 0)("refuses another user's database that others may read, naming it", async () => {
     const db = join(tempDir(), 'theirs.db');
-    openStore(db).close();
+    await openStore(db).close();
     chmodSync(db, 0o644);
     chownSync(db, 65534, 65534);
     expect(() => openStore(db)).toThrow(new DatabaseOpenError(`${db} may be read by other users (mode 644) and belongs to another user: make it owner-only (chmod 600 ${db}) or use another --db`));
@@ -73,37 +76,20 @@ describe('files that are not databases', () => {
   });
 });
 
-describe('the lock of `serve`', () => {
-  it('refuses a second holder, naming this process, and is free again once released', () => {
-    const db = join(tempDir(), 'one.db');
-    const lock = lockDatabase(db);
-    expect(readFileSync(lockPathOf(db), 'utf8').trim()).toBe(String(process.pid));
-    expect(() => lockDatabase(db)).toThrow(new DatabaseInUseError(db, process.pid));
-    expect(() => lockDatabase(db)).toThrow(`(PID ${process.pid}): stop that one first (kill ${process.pid})`);
-    lock.release();
-    expect(existsSync(lockPathOf(db))).toBe(false);
-    lockDatabase(db).release();
-  });
-
-  it('takes over a stale lock whose process is gone, or that an earlier process with our PID left', () => {
-    const db = join(tempDir(), 'stale.db');
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    for (const pid of [gone.stdout, String(process.pid), 'garbage', '']) {
-      writeFileSync(lockPathOf(db), `${pid}\n`);
-      const lock = lockDatabase(db);
-      expect(readFileSync(lockPathOf(db), 'utf8').trim()).toBe(String(process.pid));
-      lock.release();
+describe('several stores on one file', () => {
+  it('each sees what the other committed, and a second open of a migrated file changes nothing', async () => {
+    const db = join(tempDir(), 'shared.db');
+    const first = openStore(db);
+    const second = openStore(db);
+    try {
+      const { id } = await addCompany(first, { token: 'pinv_test_shared_file_token' }, (n) => randomBytes(n), new Date());
+      expect((await second.companies.list()).map((c) => c.id)).toEqual([id]);
+      expect(await second.companies.authenticate('pinv_test_shared_file_token')).toMatchObject({ id });
+      await addCompany(second, { token: 'pinv_test_shared_file_other' }, (n) => randomBytes(n), new Date());
+      expect(await first.companies.list()).toHaveLength(2);
+    } finally {
+      await first.close();
+      await second.close();
     }
-  });
-
-  it('does not touch a lock another process holds when released twice, and :memory: needs none', () => {
-    const db = join(tempDir(), 'twice.db');
-    const lock = lockDatabase(db);
-    lock.release();
-    writeFileSync(lockPathOf(db), `${process.ppid}\n`);
-    lock.release();
-    expect(readFileSync(lockPathOf(db), 'utf8').trim()).toBe(String(process.ppid));
-    lockDatabase(':memory:').release();
-    expect(existsSync(lockPathOf(':memory:'))).toBe(false);
   });
 });

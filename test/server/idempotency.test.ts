@@ -61,7 +61,7 @@ describe('Idempotency-Key', () => {
 
   it('keys belong to one company: another company may use the same key', async () => {
     const key = crypto.randomUUID();
-    addTestCompany(server, 'pinv_test_idempotency_other_company');
+    await addTestCompany(server, 'pinv_test_idempotency_other_company');
     const a = await request(server, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) });
     const b = await request(server, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key), token: 'pinv_test_idempotency_other_company' });
     expect(b.status).toBe(200);

@@ -5,7 +5,7 @@ let server: TestServer;
 const second = 'pinv_test_second_company_token';
 beforeAll(async () => {
   server = await startTestServer();
-  addTestCompany(server, second, 'Loja Dois');
+  await addTestCompany(server, second, 'Loja Dois');
 });
 afterAll(() => server.close());
 

@@ -2,12 +2,39 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/server/store/migrations.js';
+import { MIGRATIONS } from '../../src/server/store/sqlite/migrations.js';
 import { CARDS, cardCharge, create, sandbox } from '../support/charges.js';
-import { request, startTestServer, validPix } from '../support/server.js';
+import { request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pinvoice-persist-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Takes a database back to schema 4, as versions before 5 wrote it: each event with its full body (the
+ * payload the events endpoint shows), no kept totals, no claims, the old indexes.
+ */
+async function downgradeTo4(server: TestServer): Promise<void> {
+  const db = server.store.db;
+  const events = db.prepare('SELECT e.id, e.public_id, i.id AS invoice FROM events e JOIN invoices i ON i.id = e.invoice_id ORDER BY e.id').all() as { id: number; public_id: string; invoice: number }[];
+  const payloads = new Map<string, unknown>();
+  for (const invoice of new Set(events.map((e) => e.invoice))) {
+    for (const event of (await request(server, 'GET', `/api/v2/invoices/${invoice}/events`)).body.data) payloads.set(event.id, event.payload);
+  }
+  const setBody = db.prepare('UPDATE events SET body = ? WHERE id = ?');
+  for (const event of events) setBody.run(JSON.stringify(payloads.get(event.public_id)), event.id);
+  db.exec(`
+    DROP TABLE company_totals;
+    DROP TABLE company_paid_months;
+    DROP INDEX events_due;
+    DROP INDEX invoices_expiry;
+    ALTER TABLE events DROP COLUMN snapshot;
+    ALTER TABLE events DROP COLUMN claimed_by;
+    ALTER TABLE events DROP COLUMN lease_until;
+    CREATE INDEX movements_company ON financial_movements(company_id, balance);
+    CREATE INDEX invoices_expiry ON invoices(status, expires_at);
+    CREATE INDEX events_due ON events(state, next_attempt_at);
+    PRAGMA user_version = 4;`);
+}
 
 describe('persistence', () => {
   it('an invoice answered with 200 survives a restart of the server on the same file', async () => {
@@ -50,7 +77,12 @@ describe('persistence', () => {
         ['SELECT * FROM timeline WHERE invoice_id = 1 ORDER BY id', 'timeline_invoice'],
         ['SELECT * FROM refunds WHERE invoice_id = 1 ORDER BY id', 'refunds_invoice'],
         ['SELECT * FROM financial_movements WHERE invoice_id = 1 ORDER BY id', 'movements_invoice'],
-        ['SELECT balance, SUM(amount) FROM financial_movements WHERE company_id = 1 GROUP BY balance', 'movements_company'],
+        ['SELECT * FROM company_totals WHERE company_id = 1', 'PRIMARY KEY'],
+        ['SELECT * FROM company_paid_months WHERE company_id = 1 AND month = ?', 'PRIMARY KEY'],
+        ["SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at", 'invoices_expiry'],
+        ["SELECT * FROM events WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at", 'events_due'],
+        ['SELECT * FROM events WHERE company_id = 1 AND public_id = ?', 'sqlite_autoindex_events'],
+        ['SELECT * FROM events WHERE invoice_id = 1 ORDER BY id', 'events_invoice'],
         ['SELECT * FROM idempotency_keys WHERE company_id = 1 AND operation = ? AND key = ?', 'sqlite_autoindex_idempotency_keys'],
         ['SELECT * FROM customers WHERE company_id = 1 AND document = ?', 'sqlite_autoindex_customers'],
       ];
@@ -74,6 +106,8 @@ describe('persistence', () => {
     const keyed = { 'idempotency-key': 'created-before-the-upgrade' };
     const card = cardCharge(CARDS.declined, { postback_url: '' });
     const answered = (await request(first, 'POST', '/api/v2/invoices', { body: card, headers: keyed })).body;
+    const enterprise = (await request(first, 'GET', '/api/v2/company')).body;
+    await downgradeTo4(first);
     const bodies = () => first.store.db.prepare('SELECT type, body FROM events ORDER BY id').all() as { type: string; body: string }[];
     const current = bodies().map((e) => ({ type: e.type, body: JSON.parse(e.body) }));
     // Back to schema 2, as the previous version wrote it: {id: evt_…, event, created_at, invoice_id, status, total, method, data}
@@ -96,6 +130,11 @@ describe('persistence', () => {
         .map((e) => ({ type: e.type, body: JSON.parse(e.body) }));
       expect(migrated).toEqual(current);
       expect(migrated.map((e) => e.type)).toEqual(['invoice.created', 'invoice.paid', 'invoice.created', 'invoice.failed']);
+      // the events endpoint shows the bodies as recorded, and migration 5 counted the balances and paid totals
+      const listed = (await request(second, 'GET', `/api/v2/invoices/${pix.id}/events`)).body.data.map((e: { payload: unknown }) => e.payload);
+      expect(listed).toEqual(current.slice(0, 2).map((e) => e.body));
+      expect(enterprise.balance_pix).toBeGreaterThan(0);
+      expect((await request(second, 'GET', '/api/v2/company')).body).toEqual(enterprise);
       expect((await request(second, 'GET', `/api/v2/invoices/${pix.id}`)).body).toMatchObject({ externalRef: null, metadata: null, status: 'paid' });
       // a create remembered before the upgrade replays in the new shape, qr_code_pix null for a card
       const replay = await request(second, 'POST', '/api/v2/invoices', { body: card, headers: keyed });
@@ -113,6 +152,7 @@ describe('persistence', () => {
     const keyed = { 'idempotency-key': 'card-before-migration-4' };
     const card = cardCharge(CARDS.approved);
     const answered = (await request(first, 'POST', '/api/v2/invoices', { body: card, headers: keyed })).body;
+    await downgradeTo4(first);
     first.store.db.exec("UPDATE idempotency_keys SET request_hash = 'raw-hash-of-the-card' ; PRAGMA user_version = 3;");
     await first.close();
     const second = await startTestServer({ db, token: first.token });

@@ -233,7 +233,7 @@ describe('history, secret and resend endpoints', () => {
   it('keep each company to its own events and secret', async () => {
     const s = await server();
     const other = 'pinv_test_second_company_token';
-    addTestCompany(s, other);
+    await addTestCompany(s, other);
     const pix = await create(s, validPix({ postback_url: '' }));
     const [event] = await events(s, pix.id);
     expect(await secretOf(s)).not.toBe(await secretOf(s, other));

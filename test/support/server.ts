@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createApp, type AppOptions } from '../../src/server/app.js';
 import { addCompany } from '../../src/server/seed.js';
-import { openStore, type Store } from '../../src/server/store/index.js';
+import { openStore, type SqliteStore } from '../../src/server/store/index.js';
 import { createResponseChecker } from './openapi-check.js';
 
 const checkResponse = createResponseChecker();
@@ -12,7 +12,7 @@ const checkResponse = createResponseChecker();
 export interface TestServer {
   url: string;
   app: FastifyInstance;
-  store: Store;
+  store: SqliteStore;
   /** the token of the first company */
   token: string;
   close(): Promise<void>;
@@ -24,11 +24,11 @@ export interface Reply<T = any> {
   body: T;
 }
 
-export async function startTestServer(options: Partial<AppOptions> & { db?: string; token?: string } = {}): Promise<TestServer> {
+export async function startTestServer(options: Partial<Omit<AppOptions, 'store'>> & { store?: SqliteStore; db?: string; token?: string } = {}): Promise<TestServer> {
   const store = options.store ?? openStore(options.db ?? ':memory:');
-  const first = store.companies.list()[0];
+  const [first] = await store.companies.list();
   const token = options.token ?? 'pinv_test_first_company_token';
-  if (!first) addCompany(store, { token }, (n) => randomBytes(n), new Date());
+  if (!first) await addCompany(store, { token }, (n) => randomBytes(n), new Date());
   // Postbacks are delivered only where a test asks for it (the default charges name merchant.example.com).
   const app = createApp({ version: 'test', logError: () => undefined, postbacks: false, ...options, store });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -41,13 +41,13 @@ export async function startTestServer(options: Partial<AppOptions> & { db?: stri
     token,
     async close() {
       await app.close();
-      store.close();
+      await store.close();
     },
   };
 }
 
-export function addTestCompany(server: TestServer, token: string, name = 'Second Company'): number {
-  return addCompany(server.store, { token, fantasyName: name }, (n) => randomBytes(n), new Date()).id;
+export async function addTestCompany(server: TestServer, token: string, name = 'Second Company'): Promise<number> {
+  return (await addCompany(server.store, { token, fantasyName: name }, (n) => randomBytes(n), new Date())).id;
 }
 
 export interface RequestOptions {

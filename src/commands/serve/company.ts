@@ -9,12 +9,13 @@ import { defaultDbPath } from '../../cli/paths.js';
 import { profileSlug } from '../../cli/profile-name.js';
 import { documentProblem, formatCnpj } from '../../domain/document.js';
 import { addCompany } from '../../server/seed.js';
-import { DatabaseOpenError } from '../../server/store/database.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore } from '../../server/store/index.js';
+import type { Store } from '../../server/store/port.js';
+import { DatabaseOpenError } from '../../server/store/port.js';
 import type { CompanyAddFlags, CompanyListFlags } from './index.js';
 import { loginLine } from './login-line.js';
 
-function withStore<T>(db: string | undefined, fn: (store: Store) => T): T {
+async function withStore<T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
   let store: Store;
   try {
     store = openStore(db ?? defaultDbPath());
@@ -23,9 +24,9 @@ function withStore<T>(db: string | undefined, fn: (store: Store) => T): T {
     throw error;
   }
   try {
-    return fn(store);
+    return await fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -42,7 +43,7 @@ export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
   if (cnpjProblem) throw usageError(`--cnpj ${flags.cnpj} is ${cnpjProblem.message}`);
   checkNames(flags);
   const options = { fantasyName: flags.name, corporateReason: flags.corporateReason, cnpj: flags.cnpj };
-  const created = withStore(flags.db, (store) => addCompany(store, options, (n) => randomBytes(n), new Date()));
+  const created = await withStore(flags.db, (store) => addCompany(store, options, (n) => randomBytes(n), new Date()));
   const company = { id: created.id, fantasy_name: created.fantasyName, cnpj: formatCnpj(created.cnpj), token: created.token };
   const out = createOutput(flags);
   if (out.json) return out.jsonLine(JSON.stringify(company));
@@ -57,8 +58,8 @@ export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
 }
 
 export async function companyList(flags: CompanyListFlags): Promise<void> {
-  const rows = withStore(flags.db, (store) =>
-    store.companies.list().map((c) => ({ id: c.id, fantasy_name: c.fantasy_name, cnpj: formatCnpj(c.cnpj), tokens: c.tokens })),
+  const rows = await withStore(flags.db, async (store) =>
+    (await store.companies.list()).map((c) => ({ id: c.id, fantasy_name: c.fantasy_name, cnpj: formatCnpj(c.cnpj), tokens: c.tokens })),
   );
   const out = createOutput(flags);
   if (out.json) return out.jsonLine(JSON.stringify(rows));

@@ -5,8 +5,7 @@ import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { defaultDbPath } from '../../cli/paths.js';
 import { formatCnpj } from '../../domain/document.js';
 import { ListenError, startServer, type RunningServer } from '../../server/serve.js';
-import { DatabaseOpenError } from '../../server/store/database.js';
-import { DatabaseInUseError } from '../../server/store/lock.js';
+import { DatabaseOpenError } from '../../server/store/port.js';
 import { packageVersion } from '../../version.js';
 import type { ServeFlags } from './index.js';
 import { loginLine } from './login-line.js';
@@ -52,12 +51,13 @@ async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
       db,
       token: fixedToken(flags.token),
       version: packageVersion(),
+      durability: flags.durability,
       pixExpirySeconds: flags.pixExpiry,
       boletoDueDays: flags.boletoDueDays,
       postbacks: { attempts: flags.postbackAttempts, baseDelayMs: flags.postbackBaseDelay, timeoutMs: flags.postbackTimeout },
     });
   } catch (error) {
-    if (error instanceof ListenError || error instanceof DatabaseInUseError) throw new CliError(error.message, EXIT.network);
+    if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);
     if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
     throw error;
   }

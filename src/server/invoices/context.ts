@@ -1,5 +1,9 @@
 // What the invoice operations need from the outside world, passed in so tests can control it.
-import type { Store } from '../store/index.js';
+import type { ServerConfig } from '../config.js';
+import type { Reads, Store, Writes } from '../store/port.js';
+
+/** Runs fn in a transaction: a new one, or the one a request already runs in (an Idempotency-Key's). */
+export type TransactionRunner = <T>(fn: (tx: Writes) => Promise<T>) => Promise<T>;
 
 export interface ServerContext {
   store: Store;
@@ -7,10 +11,8 @@ export interface ServerContext {
   clock: () => Date;
   /** n cryptographically strong random bytes */
   random: (n: number) => Uint8Array;
-  /** how long a pix charge can be paid, in seconds */
-  pixExpirySeconds: number;
-  /** host and path (no scheme) of the pix payload location written into dynamic BR Codes */
-  pixLocation: string;
-  /** days from today (São Paulo) to a new bank slip's due date */
-  boletoDueDays: number;
+  config: ServerConfig;
+  transaction: TransactionRunner;
+  /** where a request reads: the store, or the transaction it already runs in (which sees its own writes) */
+  reads: Reads;
 }

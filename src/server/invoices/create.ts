@@ -1,9 +1,9 @@
-// Create Invoices: turns a validated request into a stored charge and its record, in one transaction.
+// Create Invoices: turns a validated request into a stored charge and its record, in the caller's transaction.
 import type { CreateInvoiceRequest, CreateInvoiceResponse, ResponseItem, Transaction } from '../../api/schemas.js';
 import { normalizeDocument } from '../../domain/document.js';
 import { computeFee } from '../../domain/fees.js';
 import { makeCheckoutToken, makeSecureId } from '../../domain/ids.js';
-import type { CompanyRow, FeeSchedules } from '../store/companies.js';
+import { monthOf, type Company, type Invoice, type Writes } from '../store/port.js';
 import type { ServerContext } from './context.js';
 import { boletoData, cardData, pixData, type MethodData } from './payment-data.js';
 import { toTransaction } from './record.js';
@@ -27,51 +27,50 @@ export function mapItems(request: CreateInvoiceRequest): ResponseItem[] {
   }));
 }
 
-function methodData(ctx: ServerContext, company: CompanyRow, request: CreateInvoiceRequest, id: number, now: Date): MethodData {
+function methodData(ctx: ServerContext, company: Company, request: CreateInvoiceRequest, id: number, now: Date): MethodData {
   if (request.method === 'pix') return pixData(ctx, company, request, now);
   if (request.method === 'boleto') return boletoData(ctx, company, request, id, now);
   // validateCreateRequest guarantees a card for credit_card
   return cardData(request.card ?? {});
 }
 
-export function createInvoice(ctx: ServerContext, company: CompanyRow, request: CreateInvoiceRequest): Transaction {
+/** Stores a new charge with its first status, in the caller's transaction; answers its record. */
+export async function createInvoice(ctx: ServerContext, tx: Writes, company: Company, request: CreateInvoiceRequest): Promise<Transaction> {
   const now = ctx.clock();
   const at = now.toISOString();
-  const schedules = JSON.parse(company.fees) as FeeSchedules;
-  const fee = computeFee(request.total_price_cents, schedules[request.method]);
+  const fee = computeFee(request.total_price_cents, company.fees[request.method]);
   const payer = { ...request.payer, cpf_cnpj: normalizeDocument(request.payer.cpf_cnpj) };
-  const { store } = ctx;
-  return store.transaction(() => {
-    const id = store.invoices.nextId();
-    const data = methodData(ctx, company, request, id, now);
-    const customer = store.invoices.upsertCustomer(company.id, payer.cpf_cnpj, at);
-    const row = {
-      id,
-      company_id: company.id,
-      secure_id: makeSecureId(id, now, ctx.random(2)),
-      token_checkout: makeCheckoutToken(ctx.random(64)),
-      customer_id: customer.id,
-      method: request.method,
-      status: data.status,
-      amount: request.total_price_cents,
-      refunded_amount: 0,
-      refused_reason: data.refusedReason ?? null,
-      postback_url: request.postback_url ?? '',
-      ip: request.ip_payer ?? null,
-      external_ref: request.external_id?.trim() || null,
-      metadata: request.metadata ? JSON.stringify(request.metadata) : null,
-      payer: JSON.stringify(payer),
-      items: JSON.stringify(mapItems(request)),
-      fee: JSON.stringify(fee),
-      ...data.fields,
-      created_at: at,
-      updated_at: at,
-      paid_at: data.status === 'paid' ? at : null,
-    };
-    store.invoices.insert(row);
-    enterStatus(store, row, { status: data.status, note: data.note, at, created: true });
-    return toTransaction(store, company, row, now);
-  });
+  const id = await tx.invoices.allocateId();
+  const data = methodData(ctx, company, request, id, now);
+  const customer = await tx.invoices.upsertCustomer(company.id, payer.cpf_cnpj, at);
+  const row: Invoice = {
+    id,
+    company_id: company.id,
+    secure_id: makeSecureId(id, now, ctx.random(2)),
+    token_checkout: makeCheckoutToken(ctx.random(64)),
+    customer_id: customer.id,
+    method: request.method,
+    status: data.status,
+    amount: request.total_price_cents,
+    refunded_amount: 0,
+    refused_reason: data.refusedReason ?? null,
+    postback_url: request.postback_url ?? '',
+    ip: request.ip_payer ?? null,
+    external_ref: request.external_id?.trim() || null,
+    metadata: request.metadata ?? null,
+    payer,
+    items: mapItems(request),
+    fee,
+    ...data.fields,
+    created_at: at,
+    updated_at: at,
+    paid_at: data.status === 'paid' ? at : null,
+  };
+  await tx.invoices.insert(row);
+  await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true });
+  const aggregate = await tx.invoices.aggregate(company.id, String(id), monthOf(now));
+  if (!aggregate) throw new Error(`invoice ${id} vanished inside its own transaction`);
+  return toTransaction(company, aggregate);
 }
 
 /** Create's answer, in the production gateway's shape: the record under `data`, with the fields integrations read. */

@@ -4,86 +4,113 @@ import type { PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from '
 import { check3ds, type CardBrand } from '../../domain/card-outcome.js';
 import { SANDBOX_ACTIONS, type SandboxAction } from '../../domain/status.js';
 import { ApiError, notFound } from '../errors.js';
-import type { CompanyRow } from '../store/companies.js';
-import type { InvoiceRow } from '../store/invoices.js';
+import { monthOf, type Company, type Invoice, type InvoiceAggregate, type Writes } from '../store/port.js';
 import type { ServerContext } from './context.js';
 import { toTransaction } from './record.js';
 import { refund, transition } from './transitions.js';
 
-/** Expires a pending charge whose time is up. Runs on every read too, so nobody sees a stale status. */
-export function expireIfDue(ctx: ServerContext, row: InvoiceRow, now: Date): InvoiceRow {
-  if (row.status !== 'pending' || !row.expires_at || Date.parse(row.expires_at) > now.getTime()) return row;
-  transition(ctx.store, row, { status: 'expired', note: `not paid by ${row.expires_at}`, at: now.toISOString() });
-  return { ...row, status: 'expired', updated_at: now.toISOString() };
+const isDue = (row: Invoice, now: Date) => row.status === 'pending' && row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime();
+
+/**
+ * Expires a pending charge whose time is up, in the caller's transaction; answers the charge as it now is.
+ * A charge changed meanwhile (paid by another request or process) is left as it is: expiry is a
+ * compare-and-set on "pending", so a paid charge is never expired.
+ */
+export async function expireIfDue(tx: Writes, row: Invoice, now: Date): Promise<Invoice> {
+  if (!isDue(row, now)) return row;
+  try {
+    return await transition(tx, row, { status: 'expired', note: `not paid by ${row.expires_at}`, at: now.toISOString() });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 409) throw error;
+    return (await tx.invoices.find(row.company_id, String(row.id))) ?? row;
+  }
 }
 
-/** The expiry timer's work: every pending charge past its time, in batches. */
-export function expireDue(ctx: ServerContext): number {
+/** The expiry timer's work: every pending charge past its time, in batches of one transaction each. */
+export async function expireDue(ctx: ServerContext): Promise<number> {
   const now = ctx.clock();
   let count = 0;
   for (;;) {
-    const due = ctx.store.invoices.dueForExpiry(now.toISOString(), 100);
+    const due = await ctx.store.invoices.dueForExpiry(now.toISOString(), 100);
     if (due.length === 0) return count;
-    ctx.store.transaction(() => due.forEach((row) => expireIfDue(ctx, row, now)));
+    await ctx.transaction(async (tx) => {
+      for (const row of due) await expireIfDue(tx, row, now);
+    });
     count += due.length;
   }
 }
 
-/** A charge of this company, expired first if its time is up. Call inside a transaction. */
-function findCurrent(ctx: ServerContext, company: CompanyRow, ref: string, now: Date): InvoiceRow {
-  const found = ctx.store.invoices.find(company.id, ref.trim());
+/**
+ * A charge of this company as a read sees it, without a write lock. Only a charge whose time is up
+ * and still reads pending takes a transaction, to expire it first: nobody sees a stale status.
+ */
+export async function readInvoice(ctx: ServerContext, company: Company, ref: string): Promise<InvoiceAggregate> {
+  const now = ctx.clock();
+  const key = ref.trim();
+  const found = await ctx.reads.invoices.aggregate(company.id, key, monthOf(now));
   if (!found) throw notFound();
-  return expireIfDue(ctx, found, now);
+  if (!isDue(found.invoice, now)) return found;
+  await ctx.transaction(async (tx) => {
+    const row = await tx.invoices.find(company.id, String(found.invoice.id));
+    if (row) await expireIfDue(tx, row, now);
+  });
+  return (await ctx.reads.invoices.aggregate(company.id, String(found.invoice.id), monthOf(now))) ?? found;
 }
 
-/** The stored row of a charge as a read sees it (expired if due), without building its record. */
-export function findInvoice(ctx: ServerContext, company: CompanyRow, ref: string): InvoiceRow {
-  return ctx.store.transaction(() => findCurrent(ctx, company, ref, ctx.clock()));
+/** The record of a charge of this company. */
+export async function lookupInvoice(ctx: ServerContext, company: Company, ref: string): Promise<Transaction> {
+  return toTransaction(company, await readInvoice(ctx, company, ref));
 }
 
-/** Finds a charge of this company (expiring it first if due), runs fn in one transaction, answers the record. */
-export function withInvoice(ctx: ServerContext, company: CompanyRow, ref: string, fn?: (row: InvoiceRow, now: Date) => void): Transaction {
-  return ctx.store.transaction(() => {
+/**
+ * Finds a charge of this company (expiring it first if due) and runs fn in one transaction; answers the
+ * record as fn left it, built once, from one aggregate read in the same transaction.
+ */
+export async function withInvoice(ctx: ServerContext, company: Company, ref: string, fn: (tx: Writes, row: Invoice, now: Date) => Promise<void>): Promise<Transaction> {
+  const aggregate = await ctx.transaction(async (tx) => {
     const now = ctx.clock();
-    const row = findCurrent(ctx, company, ref, now);
-    fn?.(row, now);
-    const fresh = ctx.store.invoices.find(company.id, String(row.id)) ?? row;
-    return toTransaction(ctx.store, company, fresh, now);
+    const found = await tx.invoices.find(company.id, ref.trim());
+    if (!found) throw notFound();
+    const row = await expireIfDue(tx, found, now);
+    await fn(tx, row, now);
+    return tx.invoices.aggregate(company.id, String(row.id), monthOf(now));
   });
+  if (!aggregate) throw notFound();
+  return toTransaction(company, aggregate);
 }
 
-export function refundInvoice(ctx: ServerContext, company: CompanyRow, ref: string, body: RefundRequest): Transaction {
-  return withInvoice(ctx, company, ref, (row, now) => {
+export function refundInvoice(ctx: ServerContext, company: Company, ref: string, body: RefundRequest): Promise<Transaction> {
+  return withInvoice(ctx, company, ref, async (tx, row, now) => {
     const amount = body.amount_cents ?? row.amount - row.refunded_amount;
-    refund(ctx.store, row, amount, body.reason?.trim() || null, now.toISOString());
+    await refund(tx, row, amount, body.reason?.trim() || null, now.toISOString());
   });
 }
 
-export function complete3ds(ctx: ServerContext, company: CompanyRow, ref: string, values: ThreeDSRequest): Transaction {
-  return withInvoice(ctx, company, ref, (row, now) => {
-    if (row.status !== 'waiting_3ds') throw new ApiError(409, 'invalid_state', `The charge is ${row.status}: only a charge waiting_3ds takes 3-D Secure values.`);
-    const card = JSON.parse(row.card ?? '{}') as { brand: CardBrand };
-    const result = check3ds(values, card.brand);
+export function complete3ds(ctx: ServerContext, company: Company, ref: string, values: ThreeDSRequest): Promise<Transaction> {
+  return withInvoice(ctx, company, ref, async (tx, row, now) => {
+    if (row.status !== 'waiting_3ds' || !row.card) throw new ApiError(409, 'invalid_state', `The charge is ${row.status}: only a charge waiting_3ds takes 3-D Secure values.`);
+    const card = row.card;
+    const result = check3ds(values, card.brand as CardBrand);
     const at = now.toISOString();
     if (result.authenticated) {
-      transition(ctx.store, row, { status: 'paid', note: 'card approved after 3-D Secure authentication', at, card: JSON.stringify({ ...card, threeDSecure: 'authenticated' }) });
+      await transition(tx, row, { status: 'paid', note: 'card approved after 3-D Secure authentication', at, card: { ...card, threeDSecure: 'authenticated' } });
     } else {
       const reason = result.reason ?? 'authentication_failed';
-      transition(ctx.store, row, { status: 'refused', note: `3-D Secure authentication failed (${reason})`, at, refusedReason: reason, card: JSON.stringify({ ...card, threeDSecure: 'failed' }) });
+      await transition(tx, row, { status: 'refused', note: `3-D Secure authentication failed (${reason})`, at, refusedReason: reason, card: { ...card, threeDSecure: 'failed' } });
     }
   });
 }
 
-export function sandboxAction(ctx: ServerContext, company: CompanyRow, ref: string, action: SandboxAction): Transaction {
+export function sandboxAction(ctx: ServerContext, company: Company, ref: string, action: SandboxAction): Promise<Transaction> {
   const { status, note } = SANDBOX_ACTIONS[action];
-  return withInvoice(ctx, company, ref, (row, now) => transition(ctx.store, row, { status, note, at: now.toISOString() }));
+  return withInvoice(ctx, company, ref, async (tx, row, now) => void (await transition(tx, row, { status, note, at: now.toISOString() })));
 }
 
-export function publicView(ctx: ServerContext, token: string): PublicInvoice {
-  const found = ctx.store.invoices.byCheckoutToken(token);
-  const company = found && ctx.store.companies.get(found.company_id);
+export async function publicView(ctx: ServerContext, token: string): Promise<PublicInvoice> {
+  const found = await ctx.reads.invoices.byCheckoutToken(token);
+  const company = found && (await ctx.reads.companies.get(found.company_id));
   if (!found || !company) throw new ApiError(404, 'not_found', 'No charge with this checkout token.');
-  const tx = withInvoice(ctx, company, String(found.id));
+  const tx = await lookupInvoice(ctx, company, String(found.id));
   return {
     secureId: tx.secureId,
     status: tx.status,

@@ -5,7 +5,7 @@ import { normalizeCardNumber } from '../../domain/card.js';
 import { cardOutcome, check3ds, detectBrand, maskCard, tokenOutcome, type CardOutcome } from '../../domain/card-outcome.js';
 import { makeTxid } from '../../domain/ids.js';
 import { buildPixCode } from '../../domain/pix.js';
-import type { CompanyRow } from '../store/companies.js';
+import type { BoletoData, Company } from '../store/port.js';
 import type { ServerContext } from './context.js';
 
 export interface MethodData {
@@ -15,8 +15,8 @@ export interface MethodData {
   fields: {
     pix_code: string | null;
     pix_txid: string | null;
-    boleto: string | null;
-    card: string | null;
+    boleto: BoletoData | null;
+    card: Card | null;
     expires_at: string | null;
     installments: number;
   };
@@ -24,30 +24,30 @@ export interface MethodData {
 
 const NONE = { pix_code: null, pix_txid: null, boleto: null, card: null, expires_at: null, installments: 1 };
 
-export function pixData(ctx: ServerContext, company: CompanyRow, request: CreateInvoiceRequest, now: Date): MethodData {
+export function pixData(ctx: ServerContext, company: Company, request: CreateInvoiceRequest, now: Date): MethodData {
   const txid = makeTxid(ctx.random(64));
   const code = buildPixCode({
     merchantName: company.fantasy_name,
     merchantCity: company.address_city,
     amountCents: request.total_price_cents,
-    url: `${ctx.pixLocation}/${txid}`,
+    url: `${ctx.config.pixLocation}/${txid}`,
   });
-  const expiresAt = new Date(now.getTime() + ctx.pixExpirySeconds * 1000).toISOString();
+  const expiresAt = new Date(now.getTime() + ctx.config.pixExpirySeconds * 1000).toISOString();
   return { status: 'pending', note: 'pix charge created; awaiting payment', fields: { ...NONE, pix_code: code, pix_txid: txid, expires_at: expiresAt } };
 }
 
 /** São Paulo is UTC−3 all year (no daylight saving since 2019): a slip is payable through its due date there. */
 const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
 
-export function boletoData(ctx: ServerContext, company: CompanyRow, request: CreateInvoiceRequest, id: number, now: Date): MethodData {
+export function boletoData(ctx: ServerContext, company: Company, request: CreateInvoiceRequest, id: number, now: Date): MethodData {
   const localToday = new Date(now.getTime() - SAO_PAULO_OFFSET_MS);
-  const due = new Date(Date.UTC(localToday.getUTCFullYear(), localToday.getUTCMonth(), localToday.getUTCDate() + ctx.boletoDueDays));
+  const due = new Date(Date.UTC(localToday.getUTCFullYear(), localToday.getUTCMonth(), localToday.getUTCDate() + ctx.config.boletoDueDays));
   const dueDate = due.toISOString().slice(0, 10);
   const expiresAt = new Date(due.getTime() + 86_400_000 + SAO_PAULO_OFFSET_MS).toISOString();
   const bankCode = /^\d{3}/.exec(company.bank_name)?.[0] ?? '001';
   const barcode = buildBarcode({ bankCode, amountCents: request.total_price_cents, dueDate, freeField: sandboxFreeField(id, company.bank_agency, company.bank_account) });
   const boleto = { barcode, digitableLine: barcodeToDigitableLine(barcode), dueDate, expiresAt };
-  return { status: 'pending', note: `boleto issued; due ${dueDate}`, fields: { ...NONE, boleto: JSON.stringify(boleto), expires_at: expiresAt } };
+  return { status: 'pending', note: `boleto issued; due ${dueDate}`, fields: { ...NONE, boleto, expires_at: expiresAt } };
 }
 
 function decide(outcome: CardOutcome, authenticated: boolean | undefined): Pick<MethodData, 'status' | 'note' | 'refusedReason'> & { threeDS: Card['threeDSecure'] } {
@@ -82,6 +82,6 @@ export function cardData(input: CardInput): MethodData {
     status: decision.status,
     note: decision.note,
     ...(decision.refusedReason && { refusedReason: decision.refusedReason }),
-    fields: { ...NONE, card: JSON.stringify(card), installments: card.installments },
+    fields: { ...NONE, card, installments: card.installments },
   };
 }

@@ -1,38 +1,27 @@
-// Builds the transaction record (the Search shape) from the stored rows.
-import type { Enterprise, Fee, FinancialMovement, Method, Payer, ResponseItem, Status, Transaction } from '../../api/schemas.js';
+// Builds the transaction record (the Search shape) from a charge's aggregate, as it is or as an event saw it.
+import type { Enterprise, FinancialMovement, Payer, Transaction } from '../../api/schemas.js';
 import { documentType, formatCnpj } from '../../domain/document.js';
-import type { CompanyRow } from '../store/companies.js';
-import type { Store } from '../store/index.js';
-import { BLOCK_FLAGS } from '../store/companies.js';
-import type { InvoiceRow } from '../store/invoices.js';
+import type { BlockFlag, Company, CompanyTotals, EventSnapshot, InvoiceAggregate } from '../store/port.js';
 
-const parse = <T>(json: string | null): T | null => (json === null ? null : (JSON.parse(json) as T));
-
-function monthStart(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
-}
-
-export function toEnterprise(store: Store, company: CompanyRow, now: Date): Enterprise {
-  const balances = store.companies.balances(company.id);
-  const totals = store.companies.paidTotals(company.id, monthStart(now));
-  const blocked = JSON.parse(company.blocked) as Partial<Record<(typeof BLOCK_FLAGS)[number], boolean>>;
-  const flag = (name: (typeof BLOCK_FLAGS)[number]) => blocked[name] === true;
-  const { fees: _fees, blocked: _blocked, webhook_secret: _secret, created_at, updated_at, is_custom, ...profile } = company;
+export function toEnterprise(company: Company, totals: CompanyTotals): Enterprise {
+  const flag = (name: BlockFlag) => company.blocked[name] === true;
+  const { fees: _fees, blocked: _blocked, webhook_secret: _secret, created_at, updated_at, is_custom, id, ...profile } = company;
   return {
+    id,
     ...profile,
     cnpj: formatCnpj(company.cnpj),
-    amount_invoice_total: totals.total,
-    amount_invoices_competicion: totals.month,
-    balance_bank_slip: balances.balance_bank_slip ?? 0,
-    balance_card: balances.balance_card ?? 0,
-    balance_pix: balances.balance_pix ?? 0,
+    amount_invoice_total: totals.paid_total,
+    amount_invoices_competicion: totals.paid_month,
+    balance_bank_slip: totals.balance_bank_slip,
+    balance_card: totals.balance_card,
+    balance_pix: totals.balance_pix,
     blocked_bank_slip: flag('bank_slip'),
     blocked_card: flag('card'),
     blocked_pix: flag('pix'),
     blocked_processing: flag('processing'),
     blocked_sake: flag('sake'),
     blocked_system: flag('system'),
-    is_custom: is_custom === 1,
+    is_custom,
     create_at: created_at,
     update_at: updated_at,
   };
@@ -73,14 +62,11 @@ function people(payer: Payer, customer: { id: number; created_at: string; update
   return { client, customer: customerView };
 }
 
-export function toTransaction(store: Store, company: CompanyRow, row: InvoiceRow, now: Date): Transaction {
-  const payer = JSON.parse(row.payer) as Payer;
-  const customerRow = store.invoices.customer(row.customer_id);
-  if (!customerRow) throw new Error(`invoice ${row.id} has no customer row`);
-  const fee = JSON.parse(row.fee) as Fee;
-  const method = row.method as Method;
-  const status = row.status as Status;
-  const movements = store.invoices.movements(row.id).map(({ created_at, ...m }) => ({ ...m, createdAt: created_at }) as FinancialMovement);
+/** The transaction record (the Search shape) of a charge, from its aggregate: no lookups of its own. */
+export function toTransaction(company: Company, aggregate: InvoiceAggregate): Transaction {
+  const { invoice: row, customer: customerRow, totals } = aggregate;
+  const { payer, fee, method, status } = row;
+  const movements = aggregate.movements.map(({ created_at, ...m }): FinancialMovement => ({ ...m, createdAt: created_at }));
   return {
     id: row.id,
     secureId: row.secure_id,
@@ -97,16 +83,16 @@ export function toTransaction(store: Store, company: CompanyRow, row: InvoiceRow
     postbackUrl: row.postback_url,
     traceable: false,
     externalRef: row.external_ref,
-    metadata: parse(row.metadata),
+    metadata: row.metadata,
     ip: row.ip,
     delivery: null,
     shipping: null,
-    boleto: parse(row.boleto),
-    card: parse(row.card),
+    boleto: row.boleto,
+    card: row.card,
     card_associate: null,
     pix: row.pix_code === null ? null : { qrCode: row.pix_code, expiresAt: row.expires_at ?? row.created_at },
     ...people(payer, customerRow),
-    enterprise: toEnterprise(store, company, now),
+    enterprise: toEnterprise(company, totals),
     fee,
     invoice: {
       id: row.id,
@@ -134,10 +120,24 @@ export function toTransaction(store: Store, company: CompanyRow, row: InvoiceRow
       created_at: row.created_at,
       updated_at: row.updated_at,
     },
-    items: JSON.parse(row.items) as ResponseItem[],
+    items: row.items,
     financial_movements: movements,
-    refunds: store.invoices.refunds(row.id).map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, createdAt: r.created_at })),
+    refunds: aggregate.refunds.map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, createdAt: r.created_at })),
     splits: [],
-    timeline: store.invoices.timeline(row.id).map((t) => ({ status: t.status as Status, note: t.note, at: t.at })),
+    timeline: aggregate.timeline.map((t) => ({ status: t.status, note: t.note, at: t.at })),
+  };
+}
+
+/** The charge as it was when an event was recorded: its changing fields and lists cut back to the snapshot. */
+export function aggregateAt(aggregate: InvoiceAggregate, snapshot: EventSnapshot): InvoiceAggregate {
+  const { upto, totals, card, customer_updated_at, ...fields } = snapshot;
+  return {
+    ...aggregate,
+    customer: { ...aggregate.customer, updated_at: customer_updated_at },
+    invoice: { ...aggregate.invoice, ...fields, ...(card !== undefined && { card }) },
+    timeline: aggregate.timeline.filter((t) => t.id <= upto.timeline),
+    refunds: aggregate.refunds.filter((r) => r.id <= upto.refunds),
+    movements: aggregate.movements.filter((m) => m.id <= upto.movements),
+    totals,
   };
 }

@@ -1,16 +1,16 @@
 // Every status change goes through here: the status machine, the timeline, paidAt, the financial
-// movements that keep the company's balances equal to the sum of its movements, and the postback
-// event of the change (recorded in the same transaction).
+// movements (the store moves the company's balances with them), the paid totals, and the postback
+// event of the change, all in the caller's transaction. A status change is a compare-and-set on the
+// status the caller read: if another request or process changed it first, nothing is written.
 import { EVENT_OF_STATUS, type EventType } from '../../api/postbacks.js';
-import type { Status } from '../../api/schemas.js';
+import type { Card } from '../../api/schemas.js';
 import { formatBRL } from '../../domain/money.js';
-import { InvalidTransitionError, assertTransition } from '../../domain/status.js';
+import { InvalidTransitionError, assertTransition, type Status } from '../../domain/status.js';
 import { ApiError } from '../errors.js';
 import { recordEvents } from '../postbacks/outbox.js';
-import type { Store } from '../store/index.js';
-import type { InvoiceRow } from '../store/invoices.js';
+import type { BalanceName, Invoice, NewMovement, Writes } from '../store/port.js';
 
-export const BALANCE_OF: Record<string, 'balance_pix' | 'balance_card' | 'balance_bank_slip'> = {
+export const BALANCE_OF: Record<Invoice['method'], BalanceName> = {
   pix: 'balance_pix',
   credit_card: 'balance_card',
   boleto: 'balance_bank_slip',
@@ -21,19 +21,18 @@ export interface Entry {
   note: string;
   at: string;
   refusedReason?: string;
-  card?: string;
+  card?: Card;
   /** the creation of the charge: an invoice.created event comes first */
   created?: boolean;
 }
 
-type Movement = { type: string; amount: number; description: string };
+type MovementDraft = Pick<NewMovement, 'type' | 'amount' | 'description'>;
 
-function movementsFor(row: InvoiceRow, status: Status): Movement[] {
-  const fee = (JSON.parse(row.fee) as { estimatedFee: number }).estimatedFee;
+function movementsFor(row: Invoice, status: Status): MovementDraft[] {
   if (status === 'paid') {
     return [
       { type: 'payment', amount: row.amount, description: `payment of ${row.secure_id}` },
-      { type: 'fee', amount: -fee, description: `fee on ${row.secure_id}` },
+      { type: 'fee', amount: -row.fee.estimatedFee, description: `fee on ${row.secure_id}` },
     ];
   }
   if (status === 'chargedback') {
@@ -42,59 +41,76 @@ function movementsFor(row: InvoiceRow, status: Status): Movement[] {
   return [];
 }
 
-/** Records the effects of entering a status: timeline, movements, events. Used at creation and on transitions. */
-export function enterStatus(store: Store, row: InvoiceRow, entry: Entry): void {
-  store.invoices.addTimeline(row.id, entry.status, entry.note, entry.at);
+/** Records the effects of entering a status: timeline, movements, paid totals, events. `row` is the charge after the change. */
+export async function enterStatus(tx: Writes, row: Invoice, entry: Entry): Promise<void> {
+  await tx.invoices.addTimeline(row.id, entry.status, entry.note, entry.at);
   for (const movement of movementsFor(row, entry.status)) {
-    store.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method] ?? 'balance_pix', created_at: entry.at });
+    await tx.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method], created_at: entry.at });
   }
+  if (entry.status === 'paid') await tx.invoices.countPaid(row.company_id, row.amount, entry.at);
   const types: EventType[] = entry.created ? ['invoice.created'] : [];
   const event = EVENT_OF_STATUS[entry.status];
   if (event) types.push(event);
-  recordEvents(store, row, types, entry.at);
+  await recordEvents(tx, row, types, entry.at);
 }
 
-export function invalidState(error: InvalidTransitionError): ApiError {
-  return new ApiError(409, 'invalid_state', `The charge is ${error.from}: it cannot become ${error.to}.`);
+export function invalidState(from: Status, to: Status): ApiError {
+  return new ApiError(409, 'invalid_state', `The charge is ${from}: it cannot become ${to}.`);
 }
 
-/** Moves a stored charge to a new status, or throws 409 invalid_state. Call inside a transaction. */
-export function transition(store: Store, row: InvoiceRow, entry: Entry): void {
+/**
+ * Moves a charge from the status it was read with to a new one, or throws 409 invalid_state. When the
+ * stored status is no longer the one read (changed meanwhile), the answer names the status it has now.
+ */
+export async function transition(tx: Writes, row: Invoice, entry: Entry): Promise<Invoice> {
   try {
-    assertTransition(row.status as Status, entry.status);
+    assertTransition(row.status, entry.status);
   } catch (error) {
-    if (error instanceof InvalidTransitionError) throw invalidState(error);
+    if (error instanceof InvalidTransitionError) throw invalidState(error.from, error.to);
     throw error;
   }
-  store.invoices.updateStatus({
+  const changed = await tx.invoices.changeStatus({
     id: row.id,
-    status: entry.status,
+    from: row.status,
+    to: entry.status,
     at: entry.at,
     paid_at: entry.status === 'paid' ? entry.at : null,
     refused_reason: entry.refusedReason ?? null,
     card: entry.card ?? null,
   });
-  enterStatus(store, row, entry);
+  if (!changed) {
+    const now = await tx.invoices.find(row.company_id, String(row.id));
+    throw invalidState(now?.status ?? row.status, entry.status);
+  }
+  const after: Invoice = {
+    ...row,
+    status: entry.status,
+    updated_at: entry.at,
+    paid_at: entry.status === 'paid' ? entry.at : row.paid_at,
+    refused_reason: entry.refusedReason ?? row.refused_reason,
+    card: entry.card ?? row.card,
+  };
+  await enterStatus(tx, after, entry);
+  return after;
 }
 
 /** A partial or full refund of a paid charge; the last one that leaves nothing makes it refunded. */
-export function refund(store: Store, row: InvoiceRow, amount: number, reason: string | null, at: string): void {
+export async function refund(tx: Writes, row: Invoice, amount: number, reason: string | null, at: string): Promise<void> {
   if (row.status !== 'paid') throw new ApiError(409, 'invalid_state', `The charge is ${row.status}: only a paid charge can be refunded.`);
   const left = row.amount - row.refunded_amount;
-  if (amount > left) {
+  if (amount > left || !(await tx.invoices.addRefund(row.id, amount, reason, at))) {
     throw new ApiError(422, 'validation_failed', 'The refund is larger than what is left to refund.', [
       { path: 'amount_cents', message: `must be at most ${left} (${formatBRL(left)} left to refund)` },
     ]);
   }
-  store.invoices.addRefund(row.id, amount, reason, at);
-  store.invoices.addRefunded(row.id, amount, at);
-  store.invoices.addMovement({
+  const refunded = { ...row, refunded_amount: row.refunded_amount + amount, updated_at: at };
+  await tx.invoices.addMovement({
     company_id: row.company_id, invoice_id: row.id, type: 'refund', amount: -amount,
-    balance: BALANCE_OF[row.method] ?? 'balance_pix', description: `refund of ${row.secure_id}${reason ? `: ${reason}` : ''}`, created_at: at,
+    balance: BALANCE_OF[row.method], description: `refund of ${row.secure_id}${reason ? `: ${reason}` : ''}`, created_at: at,
   });
-  if (amount === left) transition(store, { ...row, refunded_amount: row.amount }, { status: 'refunded', note: `refunded ${formatBRL(amount)}; nothing left`, at });
+  if (amount === left) await transition(tx, refunded, { status: 'refunded', note: `refunded ${formatBRL(amount)}; nothing left`, at });
   else {
-    store.invoices.addTimeline(row.id, 'paid', `partial refund of ${formatBRL(amount)}; ${formatBRL(left - amount)} left`, at);
-    recordEvents(store, row, ['invoice.partially_refunded'], at);
+    await tx.invoices.addTimeline(row.id, 'paid', `partial refund of ${formatBRL(amount)}; ${formatBRL(left - amount)} left`, at);
+    await recordEvents(tx, refunded, ['invoice.partially_refunded'], at);
   }
 }

@@ -3,17 +3,17 @@
 import type { PostbackBody, WebhookEvent } from '../../api/postbacks.js';
 import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../../domain/signature.js';
 import { ApiError } from '../errors.js';
-import { findInvoice } from '../invoices/lifecycle.js';
 import type { ServerContext } from '../invoices/context.js';
-import type { CompanyRow } from '../store/companies.js';
-import type { EventRow } from '../store/events.js';
-import type { Store } from '../store/index.js';
+import { readInvoice } from '../invoices/lifecycle.js';
+import { monthOf, type Company, type InvoiceAggregate, type PostbackEvent, type Reads } from '../store/port.js';
+import { eventBody } from './outbox.js';
 
-export function toWebhookEvent(store: Store, row: EventRow): WebhookEvent {
-  const payload = JSON.parse(row.body) as PostbackBody;
+async function toWebhookEvent(reads: Reads, company: Company, aggregate: InvoiceAggregate, row: PostbackEvent): Promise<WebhookEvent> {
+  const payload = JSON.parse(eventBody(company, aggregate, row)) as PostbackBody;
+  const attempts = await reads.events.attempts(row.id);
   return {
     id: row.public_id,
-    event: row.type as WebhookEvent['event'],
+    event: row.type,
     created_at: row.created_at,
     invoice_id: payload.invoice_id,
     status: payload.status,
@@ -21,7 +21,7 @@ export function toWebhookEvent(store: Store, row: EventRow): WebhookEvent {
     state: row.state,
     next_attempt_at: row.next_attempt_at,
     delivered_at: row.delivered_at,
-    attempts: store.events.attempts(row.id).map((a) => ({
+    attempts: attempts.map((a) => ({
       at: a.started_at,
       url: a.url,
       duration_ms: a.duration_ms,
@@ -34,31 +34,41 @@ export function toWebhookEvent(store: Store, row: EventRow): WebhookEvent {
   };
 }
 
-export const webhookSecret = (company: CompanyRow) => ({
+export const webhookSecret = (company: Company) => ({
   webhook_secret: company.webhook_secret,
   signature_header: SIGNATURE_HEADER,
   body_signature_header: BODY_SIGNATURE_HEADER,
 });
 
-export function listEvents(ctx: ServerContext, company: CompanyRow, ref: string): { data: WebhookEvent[] } {
+export async function listEvents(ctx: ServerContext, company: Company, ref: string): Promise<{ data: WebhookEvent[] }> {
   // a charge past its time is expired (and its event recorded) before the list
-  const invoice = findInvoice(ctx, company, ref);
-  return { data: ctx.store.events.forInvoice(invoice.id).map((row) => toWebhookEvent(ctx.store, row)) };
+  const aggregate = await readInvoice(ctx, company, ref);
+  const events = await ctx.reads.events.forInvoice(aggregate.invoice.id);
+  return { data: await Promise.all(events.map((row) => toWebhookEvent(ctx.reads, company, aggregate, row))) };
 }
 
-function findEvent(ctx: ServerContext, company: CompanyRow, id: string): EventRow {
-  const row = ctx.store.events.find(company.id, id.trim());
+async function describe(ctx: ServerContext, company: Company, row: PostbackEvent): Promise<WebhookEvent> {
+  const aggregate = await ctx.reads.invoices.aggregate(company.id, String(row.invoice_id), monthOf(ctx.clock()));
+  if (!aggregate) throw new Error(`event ${row.public_id}: its charge is gone`);
+  return toWebhookEvent(ctx.reads, company, aggregate, row);
+}
+
+async function findEvent(reads: Reads, company: Company, id: string): Promise<PostbackEvent> {
+  const row = await reads.events.find(company.id, id.trim());
   if (!row) throw new ApiError(404, 'not_found', `No event ${id} for this company.`);
   return row;
 }
 
-export const getEvent = (ctx: ServerContext, company: CompanyRow, id: string): WebhookEvent => toWebhookEvent(ctx.store, findEvent(ctx, company, id));
+export async function getEvent(ctx: ServerContext, company: Company, id: string): Promise<WebhookEvent> {
+  return describe(ctx, company, await findEvent(ctx.reads, company, id));
+}
 
-export function resendEvent(ctx: ServerContext, company: CompanyRow, id: string): WebhookEvent {
-  return ctx.store.transaction(() => {
-    const row = findEvent(ctx, company, id);
-    if (!row.url) throw new ApiError(409, 'invalid_state', `Event ${row.public_id} has nowhere to go: its charge was created without a postback_url.`);
-    ctx.store.events.requeue(row.id, ctx.clock().toISOString());
-    return toWebhookEvent(ctx.store, ctx.store.events.get(row.id) ?? row);
+export async function resendEvent(ctx: ServerContext, company: Company, id: string): Promise<WebhookEvent> {
+  const row = await ctx.transaction(async (tx) => {
+    const found = await findEvent(tx, company, id);
+    if (!found.url) throw new ApiError(409, 'invalid_state', `Event ${found.public_id} has nowhere to go: its charge was created without a postback_url.`);
+    await tx.events.requeue(found.id, ctx.clock().toISOString());
+    return (await tx.events.get(found.id)) ?? found;
   });
+  return describe(ctx, company, row);
 }

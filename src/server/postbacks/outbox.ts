@@ -1,39 +1,50 @@
-// Records a postback event in the transaction of the change it describes (the outbox pattern):
-// the change and its event are committed together, or neither is.
+// Records a postback event in the transaction of the change it describes (the outbox pattern): the
+// change and its event are committed together, or neither is. An event keeps a snapshot of what the
+// change left (a few numbers), not a copy of the record; its body is rebuilt from it when it is sent
+// or listed, the same bytes each time.
 import { randomBytes } from 'node:crypto';
 import type { EventType, PostbackBody } from '../../api/postbacks.js';
-import type { Store } from '../store/index.js';
-import { toTransaction } from '../invoices/record.js';
+import { aggregateAt, toTransaction } from '../invoices/record.js';
+import { monthOf, type Company, type EventSnapshot, type Invoice, type InvoiceAggregate, type PostbackEvent, type Writes } from '../store/port.js';
 
 export const newEventId = (): string => `evt_${randomBytes(12).toString('hex')}`;
 
-/**
- * Call inside the transaction, after the change: each body holds the record as the change left it.
- * One change may tell several events (a card paid at creation: created, then paid); the record is built once.
- */
-export function recordEvents(store: Store, invoice: { id: number; company_id: number }, types: readonly EventType[], at: string): void {
+/** Call inside the transaction, after the change, with the charge as the change left it. */
+export async function recordEvents(tx: Writes, row: Invoice, types: readonly EventType[], at: string): Promise<void> {
   if (types.length === 0) return;
-  const company = store.companies.get(invoice.company_id);
-  const row = store.invoices.find(invoice.company_id, String(invoice.id));
-  if (!company || !row) throw new Error(`events ${types.join(', ')} for a missing invoice ${invoice.id}`);
-  const transaction = toTransaction(store, company, row, new Date(at));
+  const snapshot: EventSnapshot = {
+    status: row.status,
+    updated_at: row.updated_at,
+    paid_at: row.paid_at,
+    refunded_amount: row.refunded_amount,
+    refused_reason: row.refused_reason,
+    ...(row.method === 'credit_card' && { card: row.card }),
+    ...(await tx.invoices.marks(row.id)),
+    totals: await tx.companies.totals(row.company_id, monthOf(at)),
+  };
   const url = row.postback_url;
   for (const type of types) {
-    const id = newEventId();
-    const body = JSON.stringify({
-      id: row.secure_id, invoice_id: row.secure_id, event: type, status: transaction.status, total: row.amount,
-      method: transaction.paymentMethod, event_id: id, created_at: at, paid_at: row.paid_at, transaction,
-    } satisfies PostbackBody);
-    store.events.insert({
-      public_id: id,
+    await tx.events.insert({
+      public_id: newEventId(),
       company_id: row.company_id,
       invoice_id: row.id,
       type,
       url,
-      body,
+      snapshot,
       created_at: at,
       state: url ? 'pending' : 'no_url',
       next_attempt_at: url ? at : null,
     });
   }
+}
+
+/** The body an event is sent with: rebuilt from its snapshot and the charge's aggregate (or as recorded, for events of schema 4 and before). */
+export function eventBody(company: Company, aggregate: InvoiceAggregate, event: PostbackEvent): string {
+  if (event.snapshot === null) return event.body ?? '{}';
+  const transaction = toTransaction(company, aggregateAt(aggregate, event.snapshot));
+  const invoice = aggregate.invoice;
+  return JSON.stringify({
+    id: invoice.secure_id, invoice_id: invoice.secure_id, event: event.type, status: transaction.status, total: invoice.amount,
+    method: transaction.paymentMethod, event_id: event.public_id, created_at: event.created_at, paid_at: transaction.paidAt, transaction,
+  } satisfies PostbackBody);
 }

@@ -173,4 +173,41 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE idempotency_keys SET request_hash = 'unknown'
   WHERE operation = 'createInvoice' AND response ->> '$.data.paymentMethod' = 'credit_card';
   `,
+  // 5: the server at scale. Balances and paid totals kept in the transaction of each movement and
+  // payment (a read is one lookup, not a sum over the company's history); events keep a snapshot of
+  // what changed instead of a copy of the record; events are claimed with a lease, so several
+  // processes never deliver one twice; indexes only where a lookup needs them (partial where only
+  // pending rows are looked for).
+  `
+  CREATE TABLE company_totals (
+    company_id INTEGER PRIMARY KEY REFERENCES companies(id),
+    balance_pix INTEGER NOT NULL DEFAULT 0,
+    balance_card INTEGER NOT NULL DEFAULT 0,
+    balance_bank_slip INTEGER NOT NULL DEFAULT 0,
+    paid_total INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  INSERT INTO company_totals (company_id, balance_pix, balance_card, balance_bank_slip, paid_total)
+  SELECT c.id,
+    (SELECT COALESCE(SUM(amount), 0) FROM financial_movements m WHERE m.company_id = c.id AND m.balance = 'balance_pix'),
+    (SELECT COALESCE(SUM(amount), 0) FROM financial_movements m WHERE m.company_id = c.id AND m.balance = 'balance_card'),
+    (SELECT COALESCE(SUM(amount), 0) FROM financial_movements m WHERE m.company_id = c.id AND m.balance = 'balance_bank_slip'),
+    (SELECT COALESCE(SUM(amount), 0) FROM invoices i WHERE i.company_id = c.id AND i.paid_at IS NOT NULL)
+  FROM companies c;
+  CREATE TABLE company_paid_months (
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    month TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    PRIMARY KEY (company_id, month)
+  ) WITHOUT ROWID;
+  INSERT INTO company_paid_months (company_id, month, total)
+  SELECT company_id, substr(paid_at, 1, 7), SUM(amount) FROM invoices WHERE paid_at IS NOT NULL GROUP BY 1, 2;
+  DROP INDEX movements_company;
+  DROP INDEX invoices_expiry;
+  CREATE INDEX invoices_expiry ON invoices(expires_at) WHERE status = 'pending';
+  ALTER TABLE events ADD COLUMN snapshot TEXT;
+  ALTER TABLE events ADD COLUMN claimed_by TEXT;
+  ALTER TABLE events ADD COLUMN lease_until TEXT;
+  DROP INDEX events_due;
+  CREATE INDEX events_due ON events(next_attempt_at) WHERE state = 'pending';
+  `,
 ];

@@ -1,12 +1,14 @@
-// Opens the SQLite database: owner-only files, WAL, foreign keys, durable commits, and the migrations.
+// Opens the SQLite database: owner-only files, WAL, foreign keys, the chosen durability, and the migrations.
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { DatabaseOpenError } from '../port.js';
 import { MIGRATIONS } from './migrations.js';
+
+export { DatabaseOpenError };
 
 export type Db = Database.Database;
 
-export class DatabaseOpenError extends Error {}
 
 export const MEMORY = ':memory:';
 
@@ -45,17 +47,36 @@ function openProblem(error: unknown): string {
   return message;
 }
 
-export function openDatabase(path: string): { db: Db; created: boolean } {
+/**
+ * How far a commit is durable before the answer goes out.
+ * - process: the commit is in the WAL file (the operating system's cache) before the answer: a crash or
+ *   kill -9 of the server loses nothing answered; a power cut or kernel crash may lose the last commits.
+ * - power: the WAL is fsync'ed at every commit: an answered charge survives a power cut too (slower).
+ */
+export type Durability = 'process' | 'power';
+
+export interface OpenOptions {
+  durability?: Durability;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): { db: Db; created: boolean } {
   // New files (the database, its -wal and -shm, the folder) are created for their owner alone.
   const previousMask = process.umask(0o077);
   try {
-    return openWithPragmas(path);
+    return openWithPragmas(path, options.durability ?? 'process');
   } finally {
     process.umask(previousMask);
   }
 }
 
-function openWithPragmas(path: string): { db: Db; created: boolean } {
+/** A second connection to an open file database, for reads: it never takes the write lock. */
+export function openReader(path: string): Db {
+  const db = new Database(path, { readonly: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+function openWithPragmas(path: string, durability: Durability): { db: Db; created: boolean } {
   const isFile = path !== MEMORY;
   const created = !isFile || !existsSync(path);
   let db: Db | undefined;
@@ -66,12 +87,12 @@ function openWithPragmas(path: string): { db: Db; created: boolean } {
     }
     db = new Database(path);
     if (isFile && created) chmodSync(path, 0o600);
+    // First: several processes may open a new file at once, and each waits for the others' locks.
+    db.pragma('busy_timeout = 5000');
     // A file that is not a database, or cannot be written, is only noticed by the first statement.
     db.pragma('journal_mode = WAL');
-    // FULL: a charge answered with 200 survives a crash of the machine, not only of the process.
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     migrate(db);
     return { db, created };
   } catch (error) {
@@ -81,15 +102,17 @@ function openWithPragmas(path: string): { db: Db; created: boolean } {
   }
 }
 
+/** Brings the schema up to date, once: the version is read under the write lock, so processes opening a new file together migrate it once. */
 export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > MIGRATIONS.length) {
-    throw new DatabaseOpenError(`the database was written by a newer pinvoice (schema ${current}, this one knows ${MIGRATIONS.length})`);
-  }
   db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > MIGRATIONS.length) {
+      throw new DatabaseOpenError(`the database was written by a newer pinvoice (schema ${current}, this one knows ${MIGRATIONS.length})`);
+    }
     for (let version = current; version < MIGRATIONS.length; version++) {
       db.exec(MIGRATIONS[version] ?? '');
     }
+    // written even when unchanged: a file that cannot be written is found out here, at open
     db.pragma(`user_version = ${MIGRATIONS.length}`);
   }).immediate();
 }

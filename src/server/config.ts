@@ -1,0 +1,65 @@
+// The server's configuration, declared once with its defaults: `serve`'s flags, createApp's options
+// and the tests all start from SERVER_DEFAULTS and override what they name.
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
+
+export interface PostbackConfig {
+  /** attempts per event, the first included (4: one try and 3 retries) */
+  attempts: number;
+  /** the first retry waits about this long, each next one twice as long (ms) */
+  baseDelayMs: number;
+  /** a receiver that has not answered by then is cut off (ms) */
+  timeoutMs: number;
+  /** events sent at once by one process, across charges */
+  concurrency: number;
+}
+
+export interface ServerConfig {
+  /** how long a pix charge can be paid, in seconds */
+  pixExpirySeconds: number;
+  /** host and path (no scheme) of the pix payload location written into dynamic BR Codes */
+  pixLocation: string;
+  /** days from today (São Paulo) to a new bank slip's due date */
+  boletoDueDays: number;
+  /** how often pending charges past their time are expired, in ms; 0 turns the timer off */
+  expiryCheckMs: number;
+  /** how often idempotency keys past their 24 hours are forgotten, in ms; 0 turns the timer off */
+  idempotencyPurgeMs: number;
+  /** postback delivery, or false for none (events are still recorded) */
+  postbacks: PostbackConfig | false;
+  /** body size, nesting depth, timeouts and the in-flight budget */
+  limits: Limits;
+}
+
+export const POSTBACK_DEFAULTS: PostbackConfig = { attempts: 4, baseDelayMs: 1000, timeoutMs: 10_000, concurrency: 16 };
+
+export const SERVER_DEFAULTS: ServerConfig = {
+  pixExpirySeconds: 3600,
+  pixLocation: 'pix.pinvoice.local/qr/v2',
+  boletoDueDays: 3,
+  expiryCheckMs: 1000,
+  idempotencyPurgeMs: 3_600_000,
+  postbacks: POSTBACK_DEFAULTS,
+  limits: DEFAULT_LIMITS,
+};
+
+/** What a caller may set: any part, the nested ones field by field. */
+export type ServerSettings = Partial<Omit<ServerConfig, 'postbacks' | 'limits'>> & {
+  postbacks?: Partial<PostbackConfig> | false;
+  limits?: Partial<Limits>;
+};
+
+const defined = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+export function resolveConfig(settings: ServerSettings = {}): ServerConfig {
+  const { postbacks, limits, ...rest } = settings;
+  return {
+    ...SERVER_DEFAULTS,
+    ...defined(rest),
+    postbacks: postbacks === false ? false : { ...POSTBACK_DEFAULTS, ...defined(postbacks ?? {}) },
+    limits: { ...DEFAULT_LIMITS, ...defined(limits ?? {}) },
+  };
+}
+
+/** A claim on an event outlives the longest delivery attempt by this much before another process may take it. */
+export const LEASE_MARGIN_MS = 5000;

@@ -1,0 +1,289 @@
+// The store's port: what the server's operations may ask of storage, in decoded records, engine-neutral.
+// An engine (SQLite today, PostgreSQL next) implements it below this line; nothing above it knows
+// which engine answers: no SQL, no JSON text, no 0/1 booleans, no engine locks.
+//
+// Two doors:
+// - the store's own repositories read, and never take a write lock: each call is one consistent read;
+// - `transaction(fn)` hands fn repositories that also write; all of fn's writes commit together or
+//   none do. Writes exist only inside a transaction.
+import type { Card, Fee, FinancialMovement, Payer, ResponseItem } from '../../api/schemas.js';
+import type { EventType } from '../../api/postbacks.js';
+import type { FeeSchedule } from '../../domain/fees.js';
+import type { Method, Status } from '../../domain/status.js';
+
+export type FeeSchedules = Record<Method, FeeSchedule>;
+
+export const BLOCK_FLAGS = ['bank_slip', 'card', 'pix', 'processing', 'sake', 'system'] as const;
+export type BlockFlag = (typeof BLOCK_FLAGS)[number];
+
+export interface CompanyProfile {
+  cnpj: string;
+  company_type: string;
+  corporate_reason: string;
+  fantasy_name: string;
+  url_website: string;
+  address: string;
+  address_city: string;
+  address_number: string;
+  address_postal_code: string;
+  address_province: string;
+  address_state: string;
+  bank_account: string;
+  bank_agency: string;
+  bank_digit: string;
+  bank_name: string;
+  bank_type: string;
+}
+
+export interface Company extends CompanyProfile {
+  id: number;
+  fees: FeeSchedules;
+  blocked: Partial<Record<BlockFlag, boolean>>;
+  is_custom: boolean;
+  webhook_secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A company's balances and paid totals, kept by the store in the transaction of each movement and payment. */
+export interface CompanyTotals {
+  balance_pix: number;
+  balance_card: number;
+  balance_bank_slip: number;
+  /** gross amount of every charge ever paid */
+  paid_total: number;
+  /** gross amount of the charges paid in the month asked for */
+  paid_month: number;
+}
+
+export type BalanceName = 'balance_pix' | 'balance_card' | 'balance_bank_slip';
+
+export interface BoletoData {
+  barcode: string;
+  digitableLine: string;
+  dueDate: string;
+  expiresAt: string;
+}
+
+export interface Invoice {
+  id: number;
+  company_id: number;
+  secure_id: string;
+  token_checkout: string;
+  customer_id: number;
+  method: Method;
+  status: Status;
+  amount: number;
+  installments: number;
+  refunded_amount: number;
+  refused_reason: string | null;
+  postback_url: string;
+  ip: string | null;
+  payer: Payer;
+  items: ResponseItem[];
+  fee: Fee;
+  pix_code: string | null;
+  pix_txid: string | null;
+  boleto: BoletoData | null;
+  card: Card | null;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+  external_ref: string | null;
+  metadata: Record<string, string> | null;
+}
+
+export interface Customer { id: number; created_at: string; updated_at: string }
+export interface TimelineEntry { id: number; status: Status; note: string; at: string }
+export interface Refund { id: number; amount: number; reason: string | null; created_at: string }
+export interface Movement { id: number; type: FinancialMovement['type']; amount: number; balance: BalanceName; description: string; created_at: string }
+
+/** Everything a charge's record is built from, read together: a fixed number of indexed lookups. */
+export interface InvoiceAggregate {
+  invoice: Invoice;
+  customer: Customer;
+  timeline: TimelineEntry[];
+  refunds: Refund[];
+  movements: Movement[];
+  totals: CompanyTotals;
+}
+
+/**
+ * What a postback body held at the change it tells, in a few numbers: the charge's fields that change,
+ * how far its append-only lists went, and the company's totals. The body is rebuilt from it.
+ */
+export interface EventSnapshot {
+  status: Status;
+  updated_at: string;
+  paid_at: string | null;
+  refunded_amount: number;
+  refused_reason: string | null;
+  /** the card as it was (3-D Secure changes it); absent for other methods */
+  card?: Card | null;
+  /** the last timeline, refund and movement ids the charge had */
+  upto: { timeline: number; refunds: number; movements: number };
+  /** the payer's customer record is touched by each of their charges */
+  customer_updated_at: string;
+  totals: Omit<CompanyTotals, 'paid_month'> & { paid_month: number };
+}
+
+/** pending: to be sent (again); delivered: a 2xx came back; failed: retries used up; no_url: nowhere to send */
+export type EventState = 'pending' | 'delivered' | 'failed' | 'no_url';
+
+export interface PostbackEvent {
+  id: number;
+  public_id: string;
+  company_id: number;
+  invoice_id: number;
+  type: EventType;
+  url: string;
+  /** the body as recorded by versions before schema 5; new events keep a snapshot instead */
+  body: string | null;
+  snapshot: EventSnapshot | null;
+  created_at: string;
+  state: EventState;
+  tries: number;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+}
+
+export interface DeliveryAttempt {
+  id: number;
+  event_id: number;
+  url: string;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface StoredAnswer {
+  request_hash: string;
+  status_code: number;
+  response: unknown;
+  created_at: string;
+}
+
+export type NewInvoice = Invoice;
+export type NewEvent = Omit<PostbackEvent, 'id' | 'tries' | 'delivered_at' | 'body'>;
+export type NewAttempt = Omit<DeliveryAttempt, 'id'>;
+export type NewMovement = Omit<Movement, 'id'> & { company_id: number; invoice_id: number };
+
+/** A compare-and-set: the status changes only if it is still `from`. */
+export interface StatusChange {
+  id: number;
+  from: Status;
+  to: Status;
+  at: string;
+  paid_at?: string | null;
+  refused_reason?: string | null;
+  card?: Card | null;
+}
+
+export interface AttemptOutcome {
+  state: EventState;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+}
+
+export interface CompanyReads {
+  /** the company a token opens, or undefined */
+  authenticate(token: string): Promise<Company | undefined>;
+  get(id: number): Promise<Company | undefined>;
+  list(): Promise<(Company & { tokens: number })[]>;
+  hasToken(token: string): Promise<boolean>;
+  /** `month` is "YYYY-MM" (UTC) */
+  totals(companyId: number, month: string): Promise<CompanyTotals>;
+}
+
+export interface InvoiceReads {
+  /** By integer id or secureId, within one company only. */
+  find(companyId: number, ref: string): Promise<Invoice | undefined>;
+  /** The charge and everything its record shows, in one consistent read; `month` as for totals. */
+  aggregate(companyId: number, ref: string, month: string): Promise<InvoiceAggregate | undefined>;
+  byCheckoutToken(token: string): Promise<Invoice | undefined>;
+  /** Pending charges whose time is up, oldest first. */
+  dueForExpiry(now: string, limit: number): Promise<Invoice[]>;
+}
+
+export interface EventReads {
+  forInvoice(invoiceId: number): Promise<PostbackEvent[]>;
+  find(companyId: number, publicId: string): Promise<PostbackEvent | undefined>;
+  get(id: number): Promise<PostbackEvent | undefined>;
+  attempts(eventId: number): Promise<DeliveryAttempt[]>;
+  /** when the next unclaimed pending event is due, or null when none is */
+  nextDueAt(now: string): Promise<string | null>;
+}
+
+export interface IdempotencyReads {
+  get(companyId: number, operation: string, key: string): Promise<StoredAnswer | undefined>;
+}
+
+export interface Reads {
+  companies: CompanyReads;
+  invoices: InvoiceReads;
+  events: EventReads;
+  idempotency: IdempotencyReads;
+}
+
+export interface Writes {
+  companies: CompanyReads & {
+    create(profile: CompanyProfile, fees: FeeSchedules, webhookSecret: string, now: string): Promise<number>;
+    addToken(companyId: number, token: string, now: string): Promise<void>;
+  };
+  invoices: InvoiceReads & {
+    /** the id the next charge gets (ids are never reused) */
+    allocateId(): Promise<number>;
+    insert(invoice: NewInvoice): Promise<void>;
+    upsertCustomer(companyId: number, document: string, now: string): Promise<Customer>;
+    /** false when the status was no longer `from` (another request or process changed it first) */
+    changeStatus(change: StatusChange): Promise<boolean>;
+    addTimeline(invoiceId: number, status: Status, note: string, at: string): Promise<void>;
+    /** adds a refund and its amount to the charge's refunded_amount, if that stays within the amount */
+    addRefund(invoiceId: number, amount: number, reason: string | null, at: string): Promise<boolean>;
+    /** a financial movement; the company's balance moves with it */
+    addMovement(movement: NewMovement): Promise<void>;
+    /** counts a payment in the company's paid totals */
+    countPaid(companyId: number, amount: number, paidAt: string): Promise<void>;
+    /** how far the charge's lists go and when its customer last changed (for event snapshots) */
+    marks(invoiceId: number): Promise<Pick<EventSnapshot, 'upto' | 'customer_updated_at'>>;
+  };
+  events: EventReads & {
+    insert(event: NewEvent): Promise<void>;
+    /**
+     * Claims up to `limit` due events, the head of each charge's queue, not claimed by a live lease,
+     * for `node` until `leaseUntil`. Another process cannot claim them before the lease ends.
+     */
+    claimDue(now: string, limit: number, node: string, leaseUntil: string): Promise<PostbackEvent[]>;
+    /** Records an attempt; settles the event only while `node` still holds its claim (returns whether it did). */
+    recordAttempt(attempt: NewAttempt, outcome: AttemptOutcome, node: string): Promise<boolean>;
+    /** Gives up every claim of `node` (stopping): those events may be sent at once by anyone. */
+    releaseClaims(node: string): Promise<void>;
+    /** Sends the event again from a fresh retry budget (history kept). */
+    requeue(id: number, at: string): Promise<void>;
+  };
+  idempotency: IdempotencyReads & {
+    /** Remembers the answer to a key (replacing one the caller found past its window). */
+    put(companyId: number, operation: string, key: string, answer: Omit<StoredAnswer, 'created_at'>, now: string): Promise<void>;
+    purgeBefore(cutoff: string): Promise<number>;
+  };
+}
+
+export interface Store extends Reads {
+  readonly engine: string;
+  /** where the data lives, as given (a file path, :memory:) */
+  readonly location: string;
+  /** Runs fn with writing repositories; everything it wrote commits together, or nothing does. */
+  transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T>;
+  /** Calls listener after a commit that recorded or requeued an event; returns the unsubscribe. */
+  onEventsRecorded(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The store cannot be opened (a file that is not a database, a read-only folder, a newer schema): the message says why. */
+export class DatabaseOpenError extends Error {}
+
+/** "YYYY-MM" of an instant, UTC: the month paid totals are kept by. */
+export const monthOf = (at: string | Date): string => (typeof at === 'string' ? at : at.toISOString()).slice(0, 7);

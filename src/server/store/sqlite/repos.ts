@@ -1,0 +1,333 @@
+// The SQLite engine's repositories over one connection: prepared statements, and the rows decoded
+// into the port's records (JSON text parsed, 0/1 made booleans) before anything above sees them.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Status } from '../../../domain/status.js';
+import { maskToken } from '../../../domain/secrets.js';
+import type {
+  AttemptOutcome, BalanceName, Company, CompanyProfile, CompanyTotals, Customer, DeliveryAttempt, EventSnapshot, FeeSchedules,
+  Invoice, InvoiceAggregate, Movement, NewAttempt, NewEvent, NewInvoice, NewMovement, PostbackEvent, Refund, StatusChange,
+  StoredAnswer, TimelineEntry, Writes,
+} from '../port.js';
+import type { Db } from './database.js';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+type Row = Record<string, unknown>;
+const json = <T>(text: unknown): T => JSON.parse(text as string) as T;
+const jsonOrNull = <T>(text: unknown): T | null => (text === null || text === undefined ? null : json<T>(text));
+const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
+function toCompany(row: Row): Company {
+  return { ...(row as unknown as Company), fees: json(row.fees), blocked: json(row.blocked), is_custom: row.is_custom === 1 };
+}
+
+const INVOICE_COLUMNS = [
+  'id', 'company_id', 'secure_id', 'token_checkout', 'customer_id', 'method', 'status', 'amount', 'installments',
+  'refunded_amount', 'refused_reason', 'postback_url', 'ip', 'payer', 'items', 'fee', 'pix_code', 'pix_txid', 'boleto',
+  'card', 'expires_at', 'created_at', 'updated_at', 'paid_at', 'external_ref', 'metadata',
+] as const;
+
+function toInvoice(row: Row): Invoice {
+  return {
+    ...(row as unknown as Invoice),
+    payer: json(row.payer),
+    items: json(row.items),
+    fee: json(row.fee),
+    boleto: jsonOrNull(row.boleto),
+    card: jsonOrNull(row.card),
+    metadata: jsonOrNull(row.metadata),
+  };
+}
+
+function fromInvoice(invoice: NewInvoice): Row {
+  return {
+    ...invoice,
+    payer: JSON.stringify(invoice.payer),
+    items: JSON.stringify(invoice.items),
+    fee: JSON.stringify(invoice.fee),
+    boleto: textOrNull(invoice.boleto),
+    card: textOrNull(invoice.card),
+    metadata: textOrNull(invoice.metadata),
+  };
+}
+
+function toEvent(row: Row): PostbackEvent {
+  const { claimed_by: _by, lease_until: _until, ...rest } = row;
+  return { ...(rest as unknown as PostbackEvent), body: row.body === '' ? null : (row.body as string), snapshot: jsonOrNull<EventSnapshot>(row.snapshot) };
+}
+
+/** A stored `balance` names one of three columns; nothing else reaches SQL. */
+const BALANCE_COLUMNS: readonly BalanceName[] = ['balance_pix', 'balance_card', 'balance_bank_slip'];
+
+// The head of each charge's queue: no earlier event of the same charge is still waiting, so the
+// events of one charge go out in order (also across processes: a claimed event is still pending).
+const HEAD = `e.state = 'pending'
+  AND NOT EXISTS (SELECT 1 FROM events p WHERE p.invoice_id = e.invoice_id AND p.id < e.id AND p.state = 'pending')`;
+
+export function createRepos(db: Db): Writes {
+  const q = <P extends unknown[] = unknown[], R = Row>(sql: string) => db.prepare<P, R>(sql);
+
+  // companies
+  const insertCompany = q(`
+    INSERT INTO companies (cnpj, company_type, corporate_reason, fantasy_name, url_website, address, address_city,
+      address_number, address_postal_code, address_province, address_state, bank_account, bank_agency, bank_digit,
+      bank_name, bank_type, fees, webhook_secret, created_at, updated_at)
+    VALUES (@cnpj, @company_type, @corporate_reason, @fantasy_name, @url_website, @address, @address_city,
+      @address_number, @address_postal_code, @address_province, @address_state, @bank_account, @bank_agency,
+      @bank_digit, @bank_name, @bank_type, @fees, @webhook_secret, @now, @now)`);
+  const insertTotals = q<[number]>('INSERT INTO company_totals (company_id) VALUES (?) ON CONFLICT DO NOTHING');
+  const insertToken = q<[number, string, string, string]>('INSERT INTO api_tokens (company_id, token_hash, hint, created_at) VALUES (?, ?, ?, ?)');
+  const byHash = q<[string], Row & { token_hash: string }>(
+    'SELECT c.*, t.token_hash FROM api_tokens t JOIN companies c ON c.id = t.company_id WHERE t.token_hash = ?',
+  );
+  const companyById = q<[number]>('SELECT * FROM companies WHERE id = ?');
+  const allCompanies = q<[]>('SELECT c.*, (SELECT COUNT(*) FROM api_tokens t WHERE t.company_id = c.id) AS tokens FROM companies c ORDER BY c.id');
+  const totals = q<[string, number], CompanyTotals>(`
+    SELECT t.balance_pix, t.balance_card, t.balance_bank_slip, t.paid_total,
+      COALESCE((SELECT total FROM company_paid_months m WHERE m.company_id = t.company_id AND m.month = ?), 0) AS paid_month
+    FROM company_totals t WHERE t.company_id = ?`);
+  const moveBalance = Object.fromEntries(
+    BALANCE_COLUMNS.map((column) => [column, q<[number, number]>(`
+      INSERT INTO company_totals (company_id, ${column}) VALUES (?, ?)
+      ON CONFLICT (company_id) DO UPDATE SET ${column} = ${column} + excluded.${column}`)]),
+  ) as Record<BalanceName, ReturnType<typeof q<[number, number]>>>;
+  const countPaidTotal = q<[number, number]>(`
+    INSERT INTO company_totals (company_id, paid_total) VALUES (?, ?)
+    ON CONFLICT (company_id) DO UPDATE SET paid_total = paid_total + excluded.paid_total`);
+  const countPaidMonth = q<[number, string, number]>(`
+    INSERT INTO company_paid_months (company_id, month, total) VALUES (?, ?, ?)
+    ON CONFLICT (company_id, month) DO UPDATE SET total = total + excluded.total`);
+  const NO_TOTALS: CompanyTotals = { balance_pix: 0, balance_card: 0, balance_bank_slip: 0, paid_total: 0, paid_month: 0 };
+
+  // invoices
+  const nextId = q<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM invoices');
+  const insertInvoice = q(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+  const upsertCustomer = q<[number, string, string, string], Customer>(`
+    INSERT INTO customers (company_id, document, created_at, updated_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (company_id, document) DO UPDATE SET updated_at = excluded.updated_at
+    RETURNING id, created_at, updated_at`);
+  const customer = q<[number], Customer>('SELECT id, created_at, updated_at FROM customers WHERE id = ?');
+  const invoiceById = q<[number, number]>('SELECT * FROM invoices WHERE company_id = ? AND id = ?');
+  const invoiceBySecureId = q<[number, string]>('SELECT * FROM invoices WHERE company_id = ? AND secure_id = ?');
+  const invoiceByToken = q<[string]>('SELECT * FROM invoices WHERE token_checkout = ?');
+  const timeline = q<[number], TimelineEntry>('SELECT id, status, note, at FROM timeline WHERE invoice_id = ? ORDER BY id');
+  const refunds = q<[number], Refund>('SELECT id, amount, reason, created_at FROM refunds WHERE invoice_id = ? ORDER BY id');
+  const movements = q<[number], Movement>(
+    'SELECT id, type, amount, balance, description, created_at FROM financial_movements WHERE invoice_id = ? ORDER BY id',
+  );
+  const marks = q<[{ id: number }], EventSnapshot['upto'] & { customer_updated_at: string }>(`SELECT
+    COALESCE((SELECT MAX(id) FROM timeline WHERE invoice_id = @id), 0) AS timeline,
+    COALESCE((SELECT MAX(id) FROM refunds WHERE invoice_id = @id), 0) AS refunds,
+    COALESCE((SELECT MAX(id) FROM financial_movements WHERE invoice_id = @id), 0) AS movements,
+    (SELECT c.updated_at FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.id = @id) AS customer_updated_at`);
+  const changeStatus = q(`
+    UPDATE invoices SET status = @to, updated_at = @at, paid_at = COALESCE(@paid_at, paid_at),
+      refused_reason = COALESCE(@refused_reason, refused_reason), card = COALESCE(@card, card)
+    WHERE id = @id AND status = @from`);
+  const insertRefund = q<[number, number, string | null, string]>('INSERT INTO refunds (invoice_id, amount, reason, created_at) VALUES (?, ?, ?, ?)');
+  const addRefunded = q<[{ amount: number; at: string; id: number }]>(`
+    UPDATE invoices SET refunded_amount = refunded_amount + @amount, updated_at = @at
+    WHERE id = @id AND status = 'paid' AND @amount > 0 AND refunded_amount + @amount <= amount`);
+  const insertTimeline = q<[number, string, string, string]>('INSERT INTO timeline (invoice_id, status, note, at) VALUES (?, ?, ?, ?)');
+  const insertMovement = q(`
+    INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at)
+    VALUES (@company_id, @invoice_id, @type, @amount, @balance, @description, @created_at)`);
+  const dueForExpiry = q<[string, number]>("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT ?");
+
+  // events
+  const insertEvent = q(`
+    INSERT INTO events (public_id, company_id, invoice_id, type, url, body, snapshot, created_at, state, next_attempt_at)
+    VALUES (@public_id, @company_id, @invoice_id, @type, @url, '', @snapshot, @created_at, @state, @next_attempt_at)`);
+  const eventsOf = q<[number]>('SELECT * FROM events WHERE invoice_id = ? ORDER BY id');
+  const eventByPublicId = q<[number, string]>('SELECT * FROM events WHERE company_id = ? AND public_id = ?');
+  const eventById = q<[number]>('SELECT * FROM events WHERE id = ?');
+  const due = q<[string, string, number]>(`
+    SELECT e.* FROM events e WHERE ${HEAD} AND e.next_attempt_at <= ? AND (e.lease_until IS NULL OR e.lease_until <= ?)
+    ORDER BY e.next_attempt_at, e.id LIMIT ?`);
+  const claim = q<[string, string, number]>('UPDATE events SET claimed_by = ?, lease_until = ? WHERE id = ?');
+  const nextDue = q<[], { at: string | null }>(`
+    SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${HEAD}`);
+  const insertAttempt = q(`
+    INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt)
+    VALUES (@event_id, @url, @started_at, @duration_ms, @status_code, @error, @response_excerpt)`);
+  const attemptsOf = q<[number], DeliveryAttempt>('SELECT * FROM delivery_attempts WHERE event_id = ? ORDER BY id');
+  const settle = q(`
+    UPDATE events SET state = @state, tries = tries + 1, next_attempt_at = @next_attempt_at,
+      delivered_at = COALESCE(@delivered_at, delivered_at), claimed_by = NULL, lease_until = NULL
+    WHERE id = @id AND claimed_by = @node AND state = 'pending'`);
+  const release = q<[string]>("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE state = 'pending' AND claimed_by = ?");
+  const requeue = q<[string, number]>("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ?");
+
+  // idempotency
+  const answer = q<[number, string, string], Row>(
+    'SELECT request_hash, status_code, response, created_at FROM idempotency_keys WHERE company_id = ? AND operation = ? AND key = ?',
+  );
+  const putAnswer = q<[number, string, string, string, number, string, string]>(`
+    INSERT INTO idempotency_keys (company_id, operation, key, request_hash, status_code, response, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (company_id, operation, key) DO UPDATE SET request_hash = excluded.request_hash,
+      status_code = excluded.status_code, response = excluded.response, created_at = excluded.created_at`);
+  const purge = q<[string]>('DELETE FROM idempotency_keys WHERE created_at < ?');
+
+  const findInvoice = (companyId: number, ref: string): Row | undefined =>
+    /^\d{1,15}$/.test(ref) ? invoiceById.get(companyId, Number(ref)) : invoiceBySecureId.get(companyId, ref);
+  const totalsOf = (companyId: number, month: string): CompanyTotals => totals.get(month, companyId) ?? NO_TOTALS;
+  // One snapshot for the lookups of an aggregate (a read transaction, unless one is already open).
+  const readTogether = <T>(fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn).deferred());
+
+  function aggregate(companyId: number, ref: string, month: string): InvoiceAggregate | undefined {
+    const row = findInvoice(companyId, ref);
+    if (!row) return undefined;
+    const invoice = toInvoice(row);
+    const owner = customer.get(invoice.customer_id);
+    if (!owner) throw new Error(`invoice ${invoice.id} has no customer row`);
+    return {
+      invoice,
+      customer: owner,
+      timeline: timeline.all(invoice.id),
+      refunds: refunds.all(invoice.id),
+      movements: movements.all(invoice.id),
+      totals: totalsOf(companyId, month),
+    };
+  }
+
+  return {
+    companies: {
+      async authenticate(token) {
+        const hash = hashToken(token);
+        const row = byHash.get(hash);
+        if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+        const { token_hash: _hash, ...company } = row;
+        return toCompany(company);
+      },
+      async get(id) {
+        const row = companyById.get(id);
+        return row && toCompany(row);
+      },
+      async list() {
+        return allCompanies.all().map((row) => ({ ...toCompany(row), tokens: row.tokens as number }));
+      },
+      async hasToken(token) {
+        return byHash.get(hashToken(token)) !== undefined;
+      },
+      async totals(companyId, month) {
+        return totalsOf(companyId, month);
+      },
+      async create(profile: CompanyProfile, fees: FeeSchedules, webhookSecret: string, now: string) {
+        const id = Number(insertCompany.run({ ...profile, fees: JSON.stringify(fees), webhook_secret: webhookSecret, now }).lastInsertRowid);
+        insertTotals.run(id);
+        return id;
+      },
+      async addToken(companyId, token, now) {
+        insertToken.run(companyId, hashToken(token), maskToken(token), now);
+      },
+    },
+    invoices: {
+      async find(companyId, ref) {
+        const row = findInvoice(companyId, ref);
+        return row && toInvoice(row);
+      },
+      async aggregate(companyId, ref, month) {
+        return readTogether(() => aggregate(companyId, ref, month));
+      },
+      async byCheckoutToken(token) {
+        const row = invoiceByToken.get(token);
+        return row && toInvoice(row);
+      },
+      async dueForExpiry(now, limit) {
+        return dueForExpiry.all(now, limit).map(toInvoice);
+      },
+      // MAX(id) + 1 under the write lock: the last entry of the rowid b-tree, one lookup.
+      async allocateId() {
+        return nextId.get()?.next ?? 1;
+      },
+      async insert(invoice) {
+        insertInvoice.run(fromInvoice(invoice));
+      },
+      async upsertCustomer(companyId, document, now) {
+        const row = upsertCustomer.get(companyId, document, now, now);
+        if (!row) throw new Error('customer upsert returned nothing');
+        return row;
+      },
+      async changeStatus(change: StatusChange) {
+        const result = changeStatus.run({
+          paid_at: null, refused_reason: null, ...change, card: textOrNull(change.card ?? null),
+        });
+        return result.changes === 1;
+      },
+      async addTimeline(invoiceId: number, status: Status, note: string, at: string) {
+        insertTimeline.run(invoiceId, status, note, at);
+      },
+      async addRefund(invoiceId, amount, reason, at) {
+        if (addRefunded.run({ amount, at, id: invoiceId }).changes !== 1) return false;
+        insertRefund.run(invoiceId, amount, reason, at);
+        return true;
+      },
+      async addMovement(movement: NewMovement) {
+        insertMovement.run(movement);
+        moveBalance[movement.balance].run(movement.company_id, movement.amount);
+      },
+      async countPaid(companyId, amount, paidAt) {
+        countPaidTotal.run(companyId, amount);
+        countPaidMonth.run(companyId, paidAt.slice(0, 7), amount);
+      },
+      async marks(invoiceId) {
+        const row = marks.get({ id: invoiceId });
+        if (!row) throw new Error(`no marks for invoice ${invoiceId}`);
+        const { customer_updated_at, ...upto } = row;
+        return { upto, customer_updated_at };
+      },
+    },
+    events: {
+      async forInvoice(invoiceId) {
+        return eventsOf.all(invoiceId).map(toEvent);
+      },
+      async find(companyId, publicId) {
+        const row = eventByPublicId.get(companyId, publicId);
+        return row && toEvent(row);
+      },
+      async get(id) {
+        const row = eventById.get(id);
+        return row && toEvent(row);
+      },
+      async attempts(eventId) {
+        return attemptsOf.all(eventId);
+      },
+      async nextDueAt() {
+        return nextDue.get()?.at ?? null;
+      },
+      async insert(event: NewEvent) {
+        insertEvent.run({ ...event, snapshot: textOrNull(event.snapshot) });
+      },
+      async claimDue(now, limit, node, leaseUntil) {
+        const rows = due.all(now, now, limit);
+        for (const row of rows) claim.run(node, leaseUntil, row.id as number);
+        return rows.map(toEvent);
+      },
+      async recordAttempt(attempt: NewAttempt, outcome: AttemptOutcome, node: string) {
+        insertAttempt.run(attempt);
+        return settle.run({ id: attempt.event_id, node, ...outcome }).changes === 1;
+      },
+      async releaseClaims(node) {
+        release.run(node);
+      },
+      async requeue(id, at) {
+        requeue.run(at, id);
+      },
+    },
+    idempotency: {
+      async get(companyId, operation, key): Promise<StoredAnswer | undefined> {
+        const row = answer.get(companyId, operation, key);
+        return row && { ...(row as unknown as StoredAnswer), response: json(row.response) };
+      },
+      async put(companyId, operation, key, stored, now) {
+        putAnswer.run(companyId, operation, key, stored.request_hash, stored.status_code, JSON.stringify(stored.response), now);
+      },
+      async purgeBefore(cutoff) {
+        return purge.run(cutoff).changes;
+      },
+    },
+  };
+}
