@@ -1,0 +1,22 @@
+// The baseline server of bench/server.ts, in its own process: bare node:http answering any GET with
+// the GET bytes and any POST, once its whole body is read, with the create bytes; no routing, no
+// auth, no storage. It receives both answers (base64) over IPC and replies with its URL.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+process.once('message', (message: { get: string; post: string }) => {
+  const get = Buffer.from(message.get, 'base64');
+  const post = Buffer.from(message.post, 'base64');
+  const answer = (bytes: Buffer) => ({ 'content-type': 'application/json', 'content-length': bytes.length });
+  const server = createServer((request, response) => {
+    if (request.method === 'POST') {
+      request.resume();
+      request.on('end', () => response.writeHead(200, answer(post)).end(post));
+    } else {
+      request.resume();
+      response.writeHead(200, answer(get)).end(get);
+    }
+  });
+  server.listen(0, '127.0.0.1', () => process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,133 @@
+// How the built `pinvoice serve` holds up as its database grows, over real HTTP. Fills a new file
+// database with N pix charges (20 clients; every second charge paid through the sandbox), and prints
+// ratios against its own figures at the start of the same run:
+//   - create rate over the last window / over the first window once warm   (goal ≥ 0.8)
+//   - GET p99 of random charges at N / at 1,000 charges                      (goal ≤ 1.2)
+// and two absolute figures: bytes on disk per created+paid pix charge (goal ≤ 2048) and the serve
+// process's RSS at N (goal ≤ 150 MB). Progress goes to stderr; informational: exits 0 unless a
+// request failed.
+//   npm run bench:scale -- --invoices 1000000   (builds first; or: npx tsx bench/scale.ts [--invoices N] [--clients 20])
+import { parseArgs } from 'node:util';
+import { describe, int, LoadWorker, MARK_EVERY, ms, type FillProgress, type FillResult, type LoadResult } from './load.js';
+import { atExit, dbBytes, main, memory, PIX_CHARGE, startServe, tempDir, TOKEN, type ServeProcess } from './serve-process.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    invoices: { type: 'string', default: '100000' },
+    clients: { type: 'string', default: '20' },
+    gets: { type: 'string', default: '2000' },
+    'get-clients': { type: 'string', default: '4' },
+    'bytes-sample': { type: 'string', default: '5000' },
+  },
+});
+const N = Number(flags.invoices);
+const CLIENTS = Number(flags.clients);
+const GETS = Number(flags.gets);
+const GET_CLIENTS = Number(flags['get-clients']);
+const K = Number(flags['bytes-sample']);
+const EARLY = 1000; // the first GET measurement, and the cold start of the fill
+if (!(Number.isInteger(N) && N >= 5000 && CLIENTS >= 1 && GETS >= 100 && GET_CLIENTS >= 1 && K >= 100)) {
+  throw new Error('--invoices ≥ 5000, --clients ≥ 1, --gets ≥ 100, --get-clients ≥ 1, --bytes-sample ≥ 100');
+}
+// The create-rate windows: as many charges at the start (once warm, right after the first 1,000) as
+// at the end; 2% of N, from 1,000 to 10,000, in whole marks.
+const WINDOW = Math.min(10_000, Math.max(1000, Math.round((N * 0.02) / MARK_EVERY) * MARK_EVERY));
+// No charge expires during a run (a 1M fill takes long): the expiry sweep is not what is measured.
+const SERVE_ARGS = ['--pix-expiry', '86400'];
+const GOALS = { getP99: 1.2, createRate: 0.8, bytes: 2048, rssMb: 150 };
+const MB = 1024 * 1024;
+
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+
+/** Prints the fill's progress on stderr: count, recent rate, the server's memory. */
+function progressPrinter(serve: ServeProcess, total: number): (p: FillProgress) => void {
+  let last = { created: 0, ms: 0 };
+  return (p) => {
+    const rate = ((p.created - last.created) * 1000) / Math.max(p.ms - last.ms, 1);
+    const eta = rate > 0 ? (total - p.created) / rate : Infinity;
+    const mem = memory(serve.pid);
+    last = { created: p.created, ms: p.ms };
+    process.stderr.write(
+      `  fill: ${int(p.created)} / ${int(total)} charges (${Math.floor((p.created * 100) / total)}%), ${int(rate)}/s lately, ` +
+        `${int(p.ms / 1000)} s in, about ${Number.isFinite(eta) ? int(eta) : '?'} s to go, serve RSS ${mem ? int(mem.rss / MB) : '?'} MB\n`,
+    );
+  };
+}
+
+/** Charges per second between two marks of a fill (marks are every MARK_EVERY charges). */
+function rate(fill: FillResult, from: number, to: number): number {
+  const start = fill.marks[from / MARK_EVERY];
+  const end = fill.marks[to / MARK_EVERY];
+  if (start === undefined || end === undefined) throw new Error(`no mark for charges ${from}–${to} (the fill made ${fill.created})`);
+  return ((to - from) * 1000) / (end - start);
+}
+
+/** GET /api/v2/invoices/{secureId} of random existing charges: `gets` requests by `get-clients` connections, after a 1 s warm-up. */
+async function measureGets(worker: LoadWorker, serve: ServeProcess, from: 'first' | 'all', label: string): Promise<LoadResult> {
+  const ids = await worker.sample(from, GETS);
+  const url = ids.map((id) => `${serve.url}/api/v2/invoices/${id}`);
+  return worker.load(label, { method: 'GET', url, headers: { authorization: `Bearer ${TOKEN}` } }, { connections: GET_CLIENTS, requests: GETS, warmupMs: 1000, watchPid: serve.pid });
+}
+
+/** Bytes on disk of a database after a start, `charges` created and paid, and a SIGTERM (its WAL checkpointed). */
+async function stoppedDbBytes(charges: number): Promise<number> {
+  const db = `${tempDir()}/bytes.db`;
+  const serve = await startServe(db, SERVE_ARGS);
+  if (charges > 0) {
+    const worker = LoadWorker.start();
+    atExit(() => worker.close());
+    await worker.fill({ origin: serve.url, token: TOKEN, body: PIX_CHARGE, to: charges, clients: CLIENTS, payEvery: 1, progressMs: 5000 }, progressPrinter(serve, charges));
+    worker.close();
+  }
+  await serve.stop();
+  return dbBytes(db);
+}
+
+await main(async () => {
+  const db = `${tempDir()}/scale.db`;
+  const serve = await startServe(db, SERVE_ARGS);
+  const worker = LoadWorker.start();
+  atExit(() => worker.close());
+  const fillTo = (to: number) => worker.fill(
+    { origin: serve.url, token: TOKEN, body: PIX_CHARGE, to, clients: CLIENTS, payEvery: 2, progressMs: 5000, watchPid: serve.pid },
+    progressPrinter(serve, N),
+  );
+  console.log(`scale: ${int(N)} pix charges by ${CLIENTS} clients, every second one paid (POST /api/v2/sandbox/invoices/{id}/pay); ` +
+    `GET latency: ${int(GETS)} GETs of random charges by ${GET_CLIENTS} clients at ${int(EARLY)} and at ${int(N)} charges`);
+
+  process.stderr.write(`  filling to ${int(EARLY)} charges\n`);
+  const cold = await fillTo(EARLY);
+  const getEarly = await measureGets(worker, serve, 'first', `GET at ${EARLY}`);
+
+  process.stderr.write(`  filling to ${int(N)} charges\n`);
+  const fill = await fillTo(N);
+  const getLate = await measureGets(worker, serve, 'all', `GET at ${N}`);
+  const mem = memory(serve.pid);
+  const last = Math.floor(fill.created / MARK_EVERY) * MARK_EVERY;
+  const startRate = rate(fill, 0, WINDOW);
+  const endRate = rate(fill, last - WINDOW, last);
+  await serve.stop();
+  const bytesAtN = dbBytes(db);
+
+  process.stderr.write(`  bytes per charge: a database with 0, then one with ${int(K)} created and paid charges\n`);
+  const empty = await stoppedDbBytes(0);
+  const withK = await stoppedDbBytes(K);
+  const perCharge = (withK - empty) / K;
+
+  const createRatio = endRate / startRate;
+  const getRatio = getLate.p99 / getEarly.p99;
+  const rssMb = mem ? mem.rss / MB : NaN;
+  console.log(`  create rate (charges/s; with every second one paid, ${(fill.clientCpu * 100).toFixed(0)}% client CPU, ${fill.serverCpu === undefined ? '?' : (fill.serverCpu * 100).toFixed(0)}% server CPU over the fill)`);
+  console.log(`    first ${int(EARLY)} (cold): ${int((EARLY * 1000) / cold.ms)}/s; whole fill: ${int((fill.created * 1000) / fill.ms)}/s`);
+  console.log(`    start, charges ${int(EARLY + 1)}–${int(EARLY + WINDOW)}: ${int(startRate)}/s; end, charges ${int(EARLY + last - WINDOW + 1)}–${int(EARLY + last)}: ${int(endRate)}/s`);
+  console.log(`    ratio end / start ${createRatio.toFixed(2)} (goal ≥ ${GOALS.createRate}): ${verdict(createRatio >= GOALS.createRate)}`);
+  console.log(`  GET /api/v2/invoices/{secureId}`);
+  console.log(`    at ${int(EARLY).padStart(9)}  ${describe(getEarly)}`);
+  console.log(`    at ${int(N).padStart(9)}  ${describe(getLate)}`);
+  console.log(`    ratio p99 at ${int(N)} / at ${int(EARLY)}: ${getRatio.toFixed(2)} (goal ≤ ${GOALS.getP99}): ${verdict(getRatio <= GOALS.getP99)}` +
+    `; for information, p50 ${(getLate.p50 / getEarly.p50).toFixed(2)}, req/s ${(getLate.rps / getEarly.rps).toFixed(2)}`);
+  console.log(`  bytes on disk per created+paid pix charge: ${int(perCharge)} B (goal ≤ ${GOALS.bytes}): ${verdict(perCharge <= GOALS.bytes)}` +
+    `  [(${int(withK)} B with ${int(K)} − ${int(empty)} B with none) / ${int(K)}]`);
+  console.log(`  serve RSS at ${int(N)} charges: ${mem ? `${ms(rssMb)} MB (VmHWM ${ms(mem.hwm / MB)} MB)` : '? (no /proc)'} (goal ≤ ${GOALS.rssMb} MB): ${verdict(rssMb <= GOALS.rssMb)}`);
+  console.log(`  database at ${int(N)} charges (half of them paid), after SIGTERM: ${ms(bytesAtN / MB)} MB, ${int(bytesAtN / N)} B per charge`);
+});
