@@ -34,7 +34,7 @@ _pinvoice() {
     " events") words="list resend --help -h" ;;
     " events list") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " events resend") words="--profile --base-url --debug --no-color --json --idempotency-key --help -h" ;;
-    " serve") words="company --host --port --db --token --pix-expiry --boleto-due-days --postback-attempts --postback-base-delay --postback-timeout --help -h" ;;
+    " serve") words="company --host --port --db --token --durability --pix-expiry --boleto-due-days --postback-attempts --postback-base-delay --postback-timeout --help -h" ;;
     " serve company") words="add list --help -h" ;;
     " serve company add") words="--db --name --corporate-reason --cnpj --json --help -h" ;;
     " serve company list") words="--db --json --help -h" ;;

@@ -221,6 +221,7 @@ complete -c pinvoice -n '__pinvoice_path_is "serve"' -l host -d 'address to list
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l port -d 'port to listen on (0 picks a free port)'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l db -d 'SQLite database file, or :memory: for a throwaway run (default: PINVOICE_DB or p'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l token -d 'fix the seeded companys access token, for CI (also PINVOICE_SERVE_TOKEN)'
+complete -c pinvoice -n '__pinvoice_path_is "serve"' -l durability -d 'when an answered charge is safe: process (survives a crash or kill -9 of the ser'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l pix-expiry -d 'how long a pix charge can be paid'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l boleto-due-days -d 'days from today to a new boleto’s due date'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l postback-attempts -d 'attempts per postback event, the first included (4 = one try and 3 retries)'

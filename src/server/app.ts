@@ -1,8 +1,8 @@
 // createApp builds the HTTP app over a store without listening, so tests and `serve` share it.
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { OPERATIONS, routerPath } from '../api/operations.js';
-import { authenticate } from './auth.js';
+import { pooledRandomBytes } from '../base/random-pool.js';
+import { createAuthenticator } from './auth.js';
 import { installBodyRules } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { ApiError, frameworkError } from './errors.js';
@@ -68,13 +68,14 @@ export function createApp(options: AppOptions): FastifyInstance {
   const ctx: ServerContext = {
     store,
     clock: options.clock ?? (() => new Date()),
-    random: options.random ?? ((n) => randomBytes(n)),
+    random: options.random ?? pooledRandomBytes,
     config,
     transaction: (fn) => store.transaction(fn),
     reads: store,
   };
   const logError = options.logError ?? ((error: unknown) => console.error(error));
   const { limits } = config;
+  const authenticate = createAuthenticator(store);
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
     requestTimeout: limits.requestTimeoutMs,
@@ -112,7 +113,7 @@ export function createApp(options: AppOptions): FastifyInstance {
       url: routerPath(op.path),
       // Before the body is read: a request without a valid token learns nothing about its body.
       onRequest: async (request) => {
-        if (op.auth === 'bearer') request.company = await authenticate(ctx.store, request);
+        if (op.auth === 'bearer') request.company = await authenticate(request);
       },
       handler: async (request, reply) => {
         const { company } = request;

@@ -2,12 +2,18 @@
 // change and its event are committed together, or neither is. An event keeps a snapshot of what the
 // change left (a few numbers), not a copy of the record; its body is rebuilt from it when it is sent
 // or listed, the same bytes each time.
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../../base/random-pool.js';
 import type { EventType, PostbackBody } from '../../api/postbacks.js';
 import { aggregateAt, toTransaction } from '../invoices/record.js';
 import { monthOf, type Company, type EventSnapshot, type Invoice, type InvoiceAggregate, type PostbackEvent, type Writes } from '../store/port.js';
 
-export const newEventId = (): string => `evt_${randomBytes(12).toString('hex')}`;
+/**
+ * `evt_` + 24 hex digits: the time in milliseconds (12 digits), then 48 random bits. Time first, so
+ * new ids land at the end of the id index instead of on a random page of it (one page written per
+ * commit, not one per event); unique by the random part within a millisecond.
+ */
+export const newEventId = (now = Date.now()): string =>
+  `evt_${now.toString(16).padStart(12, '0').slice(-12)}${Buffer.from(pooledRandomBytes(6)).toString('hex')}`;
 
 /** Call inside the transaction, after the change, with the charge as the change left it. */
 export async function recordEvents(tx: Writes, row: Invoice, types: readonly EventType[], at: string): Promise<void> {
@@ -25,7 +31,7 @@ export async function recordEvents(tx: Writes, row: Invoice, types: readonly Eve
   const url = row.postback_url;
   for (const type of types) {
     await tx.events.insert({
-      public_id: newEventId(),
+      public_id: newEventId(Date.parse(at)),
       company_id: row.company_id,
       invoice_id: row.id,
       type,

@@ -175,7 +175,17 @@ export function createRepos(db: Db): Writes {
     /^\d{1,15}$/.test(ref) ? invoiceById.get(companyId, Number(ref)) : invoiceBySecureId.get(companyId, ref);
   const totalsOf = (companyId: number, month: string): CompanyTotals => totals.get(month, companyId) ?? NO_TOTALS;
   // One snapshot for the lookups of an aggregate (a read transaction, unless one is already open).
-  const readTogether = <T>(fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn).deferred());
+  const beginRead = db.prepare('BEGIN');
+  const endRead = db.prepare('COMMIT');
+  const readTogether = <T>(fn: () => T): T => {
+    if (db.inTransaction) return fn();
+    beginRead.run();
+    try {
+      return fn();
+    } finally {
+      endRead.run();
+    }
+  };
 
   function aggregate(companyId: number, ref: string, month: string): InvoiceAggregate | undefined {
     const row = findInvoice(companyId, ref);
