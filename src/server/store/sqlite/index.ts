@@ -68,7 +68,6 @@ function createWriter(db: Db, tx: Writes, committed: () => void) {
           done.push({ task, ok: false, value: error });
         }
       }
-      if (process.env.PV_DEBUG) (globalThis as any).groups = [...((globalThis as any).groups ?? []), done.length];
       commit();
     } catch (error) {
       if (db.inTransaction) rollback();
@@ -152,7 +151,6 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
       return () => void listeners.delete(listener);
     },
     async close() {
-      if (process.env.PV_DEBUG) { const g = (globalThis as any).groups ?? []; console.error('groups', g.length, g.reduce((a: number, b: number) => a + b, 0) / g.length); }
       await enqueue(async () => undefined, false);
       reader?.close();
       if (db.open) db.close();
