@@ -92,7 +92,6 @@ function openWithPragmas(path: string, durability: Durability): { db: Db; create
     // A file that is not a database, or cannot be written, is only noticed by the first statement.
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
-    db.pragma('foreign_keys = ON');
     migrate(db);
     return { db, created };
   } catch (error) {
@@ -104,6 +103,16 @@ function openWithPragmas(path: string, durability: Durability): { db: Db; create
 
 /** Brings the schema up to date, once: the version is read under the write lock, so processes opening a new file together migrate it once. */
 export function migrate(db: Db): void {
+  // Foreign keys are off while a migration rebuilds a table (SQLite's procedure for it), and checked before it commits.
+  db.pragma('foreign_keys = OFF');
+  try {
+    migrateTogether(db);
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
+
+function migrateTogether(db: Db): void {
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > MIGRATIONS.length) {
@@ -111,6 +120,10 @@ export function migrate(db: Db): void {
     }
     for (let version = current; version < MIGRATIONS.length; version++) {
       db.exec(MIGRATIONS[version] ?? '');
+    }
+    if (current < MIGRATIONS.length) {
+      const broken = db.pragma('foreign_key_check') as unknown[];
+      if (broken.length > 0) throw new DatabaseOpenError(`migrating left ${broken.length} rows pointing at nothing; the database is unchanged`);
     }
     // written even when unchanged: a file that cannot be written is found out here, at open
     db.pragma(`user_version = ${MIGRATIONS.length}`);

@@ -8,6 +8,7 @@ import type {
   Invoice, InvoiceAggregate, Movement, NewAttempt, NewEvent, NewInvoice, NewMovement, PostbackEvent, Refund, StatusChange,
   StoredAnswer, TimelineEntry, Writes,
 } from '../port.js';
+import { decodeSnapshot, encodeSnapshot } from '../snapshot-codec.js';
 import type { Db } from './database.js';
 
 export function hashToken(token: string): string {
@@ -55,7 +56,8 @@ function fromInvoice(invoice: NewInvoice): Row {
 
 function toEvent(row: Row): PostbackEvent {
   const { claimed_by: _by, lease_until: _until, ...rest } = row;
-  return { ...(rest as unknown as PostbackEvent), body: row.body === '' ? null : (row.body as string), snapshot: jsonOrNull<EventSnapshot>(row.snapshot) };
+  const snapshot = typeof row.snapshot === 'string' ? decodeSnapshot(row.snapshot, row.created_at as string) : null;
+  return { ...(rest as unknown as PostbackEvent), body: row.body === '' ? null : (row.body as string), snapshot };
 }
 
 /** A stored `balance` names one of three columns; nothing else reaches SQL. */
@@ -309,7 +311,7 @@ export function createRepos(db: Db): Writes {
         return nextDue.get()?.at ?? null;
       },
       async insert(event: NewEvent) {
-        insertEvent.run({ ...event, snapshot: textOrNull(event.snapshot) });
+        insertEvent.run({ ...event, snapshot: event.snapshot && encodeSnapshot(event.snapshot, event.created_at) });
       },
       async claimDue(now, limit, node, leaseUntil) {
         const rows = due.all(now, now, limit);
