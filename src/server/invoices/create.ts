@@ -67,10 +67,10 @@ export async function createInvoice(ctx: ServerContext, tx: Writes, company: Com
     paid_at: data.status === 'paid' ? at : null,
   };
   await tx.invoices.insert(row);
-  await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true });
-  const aggregate = await tx.invoices.aggregate(company.id, String(id), monthOf(now));
-  if (!aggregate) throw new Error(`invoice ${id} vanished inside its own transaction`);
-  return toTransaction(company, aggregate);
+  const added = await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true });
+  // Everything the record shows was just written here: only the company's totals are read back.
+  const totals = await tx.companies.totals(company.id, monthOf(now));
+  return toTransaction(company, { invoice: row, customer, timeline: [added.timeline], refunds: [], movements: added.movements, totals });
 }
 
 /** Create's answer, in the production gateway's shape: the record under `data`, with the fields integrations read. */

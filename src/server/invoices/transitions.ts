@@ -8,7 +8,7 @@ import { formatBRL } from '../../domain/money.js';
 import { InvalidTransitionError, assertTransition, type Status } from '../../domain/status.js';
 import { ApiError } from '../errors.js';
 import { recordEvents } from '../postbacks/outbox.js';
-import type { BalanceName, Invoice, NewMovement, Writes } from '../store/port.js';
+import type { BalanceName, Invoice, Movement, NewMovement, TimelineEntry, Writes } from '../store/port.js';
 
 export const BALANCE_OF: Record<Invoice['method'], BalanceName> = {
   pix: 'balance_pix',
@@ -41,17 +41,22 @@ function movementsFor(row: Invoice, status: Status): MovementDraft[] {
   return [];
 }
 
-/** Records the effects of entering a status: timeline, movements, paid totals, events. `row` is the charge after the change. */
-export async function enterStatus(tx: Writes, row: Invoice, entry: Entry): Promise<void> {
-  await tx.invoices.addTimeline(row.id, entry.status, entry.note, entry.at);
+/**
+ * Records the effects of entering a status: timeline, movements, paid totals, events. `row` is the
+ * charge after the change. Answers what it added to the charge's lists.
+ */
+export async function enterStatus(tx: Writes, row: Invoice, entry: Entry): Promise<{ timeline: TimelineEntry; movements: Movement[] }> {
+  const timeline = await tx.invoices.addTimeline(row.id, entry.status, entry.note, entry.at);
+  const movements: Movement[] = [];
   for (const movement of movementsFor(row, entry.status)) {
-    await tx.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method], created_at: entry.at });
+    movements.push(await tx.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method], created_at: entry.at }));
   }
   if (entry.status === 'paid') await tx.invoices.countPaid(row.company_id, row.amount, entry.at);
   const types: EventType[] = entry.created ? ['invoice.created'] : [];
   const event = EVENT_OF_STATUS[entry.status];
   if (event) types.push(event);
   await recordEvents(tx, row, types, entry.at);
+  return { timeline, movements };
 }
 
 export function invalidState(from: Status, to: Status): ApiError {

@@ -240,11 +240,11 @@ export interface Writes {
     upsertCustomer(companyId: number, document: string, now: string): Promise<Customer>;
     /** false when the status was no longer `from` (another request or process changed it first) */
     changeStatus(change: StatusChange): Promise<boolean>;
-    addTimeline(invoiceId: number, status: Status, note: string, at: string): Promise<void>;
+    addTimeline(invoiceId: number, status: Status, note: string, at: string): Promise<TimelineEntry>;
     /** adds a refund and its amount to the charge's refunded_amount, if that stays within the amount */
     addRefund(invoiceId: number, amount: number, reason: string | null, at: string): Promise<boolean>;
     /** a financial movement; the company's balance moves with it */
-    addMovement(movement: NewMovement): Promise<void>;
+    addMovement(movement: NewMovement): Promise<Movement>;
     /** counts a payment in the company's paid totals */
     countPaid(companyId: number, amount: number, paidAt: string): Promise<void>;
     /** how far the charge's lists go and when its customer last changed (for event snapshots) */
