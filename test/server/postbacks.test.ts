@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PostbackBody } from '../../src/api/postbacks.js';
 import { Transaction } from '../../src/api/schemas.js';
 import { verifySignature } from '../../src/domain/signature.js';
-import { CARDS, cardCharge, create, refund, sandbox } from '../support/charges.js';
+import { CARDS, cardCharge, create, refund, sandbox, threeDS } from '../support/charges.js';
 import { closedPort, eventually, startReceiver, type Receiver } from '../support/receiver.js';
 import { addTestCompany, request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
@@ -74,6 +74,33 @@ describe('the outbox', () => {
       expect(e.payload).not.toHaveProperty('data');
       expect(e.payload.created_at).toBe(e.created_at);
     }
+  });
+
+  it('each body is exactly the record the change answered, however much changed after it', async () => {
+    const s = await server();
+    const body = validPix({ postback_url: '' });
+    const record = (answer: any) => {
+      const { invoice_id: _id, qr_code_pix: _qr, ...rest } = answer.data ?? answer;
+      return rest;
+    };
+    const a = (await request(s, 'POST', '/api/v2/invoices', { body })).body;
+    // the same payer again: their customer record changes after A's created event was recorded
+    const b = (await request(s, 'POST', '/api/v2/invoices', { body })).body;
+    const paidA = (await sandbox(s, a.data.id, 'pay')).body;
+    await sandbox(s, b.data.id, 'pay');
+    const refundedA = (await refund(s, a.data.id, { amount_cents: 500 })).body;
+    await sandbox(s, b.data.id, 'chargeback');
+    const card = (await request(s, 'POST', '/api/v2/invoices', { body: cardCharge(CARDS.requires3ds, { postback_url: '' }) })).body;
+    const authenticated = (await threeDS(s, card.data.id)).body;
+    const [created, paid, partial] = await events(s, a.data.id);
+    expect(created.payload.transaction).toEqual(record(a));
+    expect(paid.payload.transaction).toEqual(paidA);
+    expect(partial.payload.transaction).toEqual(refundedA);
+    expect(paid.payload.transaction.enterprise.balance_pix).not.toBe(refundedA.enterprise.balance_pix);
+    const [cardCreated, cardPaid] = await events(s, card.data.id);
+    expect(cardCreated.payload.transaction).toEqual(record(card));
+    expect(cardCreated.payload.transaction.card.threeDSecure).toBe('required');
+    expect(cardPaid.payload.transaction).toEqual(authenticated);
   });
 
   it('a change that is refused records no event', async () => {
