@@ -1,7 +1,8 @@
 // Throughput of the built `pinvoice serve` over real HTTP against a bare node:http server answering
 // the very same bytes, in the same run, with the same load: Search Transaction (GET one charge by
-// secureId) and Create Invoices (POST a pix charge). Prints req/s, p50/p99 and the ratios with
-// their goals (GET ≥ 0.6× bare, POST ≥ 0.3× bare); informational: exits 0 unless a request failed.
+// secureId) and Create Invoices (POST a pix charge), and the creates again with --durability power.
+// Prints req/s, p50/p99 and the ratios with their goals (GET ≥ 0.6× bare, POST ≥ 0.3× bare);
+// informational: exits 0 unless a request failed.
 //   npm run bench   (builds first; or: npx tsx bench/server.ts [--connections 32] [--duration 5] [--warmup 1])
 import { parseArgs } from 'node:util';
 import { describe, forkTs, LoadWorker, type LoadOptions, type LoadResult, type RequestSpec } from './load.js';
@@ -72,6 +73,13 @@ await main(async () => {
   const postBare = await run('POST bare', { ...post, url: `${bare.url}/api/v2/invoices` }, bare.pid);
   const postOurs = await run('POST pinvoice serve', { ...post, url: `${serve.url}/api/v2/invoices` }, serve.pid);
   compare('POST /api/v2/invoices (a pix charge, no Idempotency-Key)', GOALS.post, postBare, postOurs);
-
   await serve.stop();
+
+  // For the docs, no goal: the same creates with an fsync at every commit (serve --durability power).
+  const power = await startServe(`${dir}/power.db`, ['--durability', 'power']);
+  const postPower = await run('POST --durability power', { ...post, url: `${power.url}/api/v2/invoices` }, power.pid);
+  console.log('  POST /api/v2/invoices with --durability power (fsync at every commit; informational)');
+  console.log(`    pinvoice serve  ${describe(postPower)}`);
+  console.log(`    ${(postPower.rps / postBare.rps).toFixed(2)}× bare, ${(postPower.rps / postOurs.rps).toFixed(2)}× the default durability`);
+  await power.stop();
 });
