@@ -1,7 +1,6 @@
 // createClient: the API's operations over HTTP, every answer read with the shared schemas: without
 // zod when it fits a schema generated as a shape (read-shape.ts), else with zod, loaded only then
 // (parse.ts), as are the readers of error answers.
-import { randomUUID } from 'node:crypto';
 import type { CreateInvoiceRequest, RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import type { SandboxAction } from '../domain/status.js';
 import { UnexpectedResponseError } from './errors.js';
@@ -36,6 +35,9 @@ async function fit<K extends SchemaName>(name: K, value: unknown, what: string):
   return (await import('./parse.js')).fit(name, value, what);
 }
 
+/** A new Idempotency-Key. node:crypto takes about 3 ms to load, so only the writes that need one load it. */
+const newKey = async () => (await import('node:crypto')).randomUUID();
+
 /** "/api/v2/invoices/{id}" with its parameters filled in, as src/api/operations.ts fills them. */
 const fillPath = (path: string, params: Record<string, string | number>) =>
   path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
@@ -68,9 +70,10 @@ export function createClient(options: ClientOptions) {
   }
 
   /** POSTs on one charge; each carries an Idempotency-Key, so a retry cannot act twice. */
-  function postOnInvoice(id: 'createRefund' | 'activate3ds' | `sandbox_${SandboxAction}`, invoice: string | number, body: unknown, key: string = randomUUID()) {
+  async function postOnInvoice(id: 'createRefund' | 'activate3ds' | `sandbox_${SandboxAction}`, invoice: string | number, body: unknown, key?: string) {
     const op = OPERATIONS[id];
-    const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { id: invoice }), body, headers: { 'Idempotency-Key': key }, retrySafe: true };
+    const headers = { 'Idempotency-Key': key ?? (await newKey()) };
+    const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { id: invoice }), body, headers, retrySafe: true };
     return call(request, 'Transaction', op.name);
   }
 
@@ -95,9 +98,10 @@ export function createClient(options: ClientOptions) {
       const op = OPERATIONS.getEvent;
       return call({ method: 'GET', path: fillPath(op.path, { event_id: id }), retrySafe: true }, 'WebhookEvent', op.name);
     },
-    async resendEvent(id: string, key: string = randomUUID()) {
+    async resendEvent(id: string, key?: string) {
       const op = OPERATIONS.resendEvent;
-      const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { event_id: id }), body: {}, headers: { 'Idempotency-Key': key }, retrySafe: true };
+      const headers = { 'Idempotency-Key': key ?? (await newKey()) };
+      const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { event_id: id }), body: {}, headers, retrySafe: true };
       return call(request, 'WebhookEvent', op.name);
     },
     async company() {
@@ -105,9 +109,10 @@ export function createClient(options: ClientOptions) {
       return call({ method: 'GET', path: op.path, retrySafe: true }, 'Enterprise', op.name);
     },
     /** Always sends an Idempotency-Key (a new UUID unless given), which makes retries safe. */
-    async createInvoice(body: CreateInvoiceRequest, idempotencyKey: string = randomUUID()) {
+    async createInvoice(body: CreateInvoiceRequest, idempotencyKey?: string) {
       const op = OPERATIONS.createInvoice;
-      const request: HttpRequest = { method: 'POST', path: op.path, body, headers: { 'Idempotency-Key': idempotencyKey }, retrySafe: true };
+      const headers = { 'Idempotency-Key': idempotencyKey ?? (await newKey()) };
+      const request: HttpRequest = { method: 'POST', path: op.path, body, headers, retrySafe: true };
       const { data } = await fit('CreatedEnvelope', await fetchJson(request, op.name), op.name);
       // The record itself, as `invoice get` answers it (invoice_id and qr_code_pix are dropped: they
       // repeat secureId and pix.qrCode). An answer naming only the charge is looked up.
