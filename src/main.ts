@@ -93,11 +93,7 @@ async function complainer(error: unknown): Promise<Complain> {
 export async function main(argv: string[]): Promise<void> {
   endQuietlyWhenPipeCloses(process.stdout);
   endQuietlyWhenPipeCloses(process.stderr);
-  // `pinvoice --version`, which scripts and installers run most, is answered before the command tree loads
-  if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
-    process.stdout.write(`${packageVersion()}\n`);
-    return;
-  }
+  // (`pinvoice --version` alone is answered by bin/pinvoice.js, before this module loads)
   try {
     const { buildProgram } = await import('./program.js');
     await buildProgram(packageVersion()).hook('preAction', refuseNonUtf8Values).parseAsync(argv);

@@ -1,7 +1,10 @@
 // Profiles in a conf file readable by its owner only: { current, profiles: { name: { baseUrl, token, company } } }.
-import { chmodSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
+// Commands that only read it (every API command, `profile list`) read the file directly; conf, which
+// costs about 100 ms to load, is loaded for writes, and whenever conf would write on opening.
+import { chmodSync, readFileSync, renameSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CliError, EXIT } from './errors.js';
+import { configDir } from './paths.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
@@ -23,14 +26,18 @@ interface Shape {
   profiles: Record<string, Profile>;
 }
 
-export interface ConfigStore {
+/** What the commands that only read profiles see. */
+export interface ConfigView {
   path: string;
   current(): string | undefined;
-  setCurrent(name: string | undefined): void;
   get(name: string): Profile | undefined;
+  all(): Record<string, Profile>;
+}
+
+export interface ConfigStore extends ConfigView {
+  setCurrent(name: string | undefined): void;
   set(name: string, profile: Profile): void;
   remove(name: string): boolean;
-  all(): Record<string, Profile>;
   /** Where a file that could not be used was moved, and why, before this store wrote a new one (repair mode). */
   movedAside(): { to: string; problem: string } | undefined;
 }
@@ -97,10 +104,33 @@ function moveAside(path: string, now = new Date()): string {
   return aside;
 }
 
+/** The file both readers use: config.json in configDir (PINVOICE_CONFIG_DIR, else the platform's). */
+export const configPath = (env: NodeJS.ProcessEnv = process.env): string => resolve(configDir(env), 'config.json');
+
 /**
- * PINVOICE_CONFIG_DIR moves the file (tests, CI); otherwise the platform's config directory. A file
- * that cannot be read is an error naming it; with `repair` (login) it reads as empty instead and is
- * moved aside by the first write.
+ * The profiles, read-only, for commands that never write them. A file that cannot be used is the
+ * same error as openConfig's. When conf would write on opening (no file yet: it creates the file with
+ * `{"profiles": {}}`; a file without "profiles") or the file cannot be read at all, this is openConfig,
+ * so that the files and errors stay conf's.
+ */
+export async function readConfig(env: NodeJS.ProcessEnv = process.env): Promise<ConfigView> {
+  const path = configPath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return openConfig(env);
+  }
+  const problem = configProblem(text);
+  if (problem !== undefined) throw brokenConfigError(path, problem);
+  const { current, profiles } = JSON.parse(text) as Partial<Shape>;
+  if (profiles === undefined) return openConfig(env);
+  return { path, current: () => current, get: (name) => own(profiles, name), all: () => profiles };
+}
+
+/**
+ * The profiles for reading and writing, through conf. A file that cannot be read is an error naming
+ * it; with `repair` (login) it reads as empty instead and is moved aside by the first write.
  */
 export async function openConfig(env: NodeJS.ProcessEnv = process.env, { repair = false } = {}): Promise<ConfigStore> {
   const { default: Conf } = await import('conf');
@@ -110,7 +140,7 @@ export async function openConfig(env: NodeJS.ProcessEnv = process.env, { repair 
     projectName: 'pinvoice',
     projectSuffix: '',
     configName: 'config',
-    cwd: env.PINVOICE_CONFIG_DIR || undefined,
+    cwd: configDir(env),
     configFileMode: 0o600,
     defaults: { profiles: {} },
     // A broken file reads as the defaults, which conf then leaves on disk untouched; `read` reports it.

@@ -3,7 +3,7 @@
 import type { Client } from '../client/index.js';
 import { ApiRequestError } from '../client/errors.js';
 import { CliError, EXIT, usageError } from './errors.js';
-import { DEFAULT_BASE_URL, openConfig, type ConfigStore } from './config.js';
+import { DEFAULT_BASE_URL, readConfig, type ConfigView } from './config.js';
 import { PROFILE_NAME } from './profile-name.js';
 import { safeOutput } from './render/safe-text.js';
 
@@ -23,7 +23,7 @@ export interface Connection {
   token: string;
   /** where the token came from, for the message when the server rejects it */
   tokenFrom: 'PINVOICE_TOKEN' | 'profile';
-  config: ConfigStore;
+  config: ConfigView;
 }
 
 /** An absolute http(s) URL, as given; otherwise a usage error naming its source. */
@@ -43,7 +43,7 @@ export function checkBaseUrl(value: string, source: string): string {
   return checkHttpUrl(value, source).replace(/\/+$/, '');
 }
 
-export function profileName(flags: CommonFlags, config: ConfigStore, env = process.env): string {
+export function profileName(flags: CommonFlags, config: ConfigView, env = process.env): string {
   const name = flags.profile ?? (env.PINVOICE_PROFILE || undefined) ?? config.current() ?? 'default';
   if (!PROFILE_NAME.test(name)) throw usageError(`profile name "${name}" may hold letters, digits, "_", "-" and "." only`);
   return name;
@@ -55,7 +55,7 @@ export function baseUrlOf(flags: CommonFlags, stored: string | undefined, env = 
   return stored ?? DEFAULT_BASE_URL;
 }
 
-function notLoggedIn(profile: string, hasProfile: boolean, config: ConfigStore, chosen: boolean): CliError {
+function notLoggedIn(profile: string, hasProfile: boolean, config: ConfigView, chosen: boolean): CliError {
   const others = Object.keys(config.all());
   if (!chosen && others.length > 0) {
     return new CliError(`not logged in: no profile is current; choose one with \`pinvoice profile use <name>\` (${others.join(', ')}), or run \`pinvoice login\``, EXIT.auth);
@@ -65,7 +65,7 @@ function notLoggedIn(profile: string, hasProfile: boolean, config: ConfigStore, 
 }
 
 export async function resolveConnection(flags: CommonFlags, env = process.env): Promise<Connection> {
-  const config = await openConfig(env);
+  const config = await readConfig(env);
   const profile = profileName(flags, config, env);
   const stored = config.get(profile);
   const fromEnv = env.PINVOICE_TOKEN || undefined;

@@ -1,7 +1,8 @@
 // One HTTP exchange with timeouts, retries where they cannot duplicate a charge, and debug output.
-import { ofetch } from 'ofetch';
+// Reads go over node:http (get-text.ts says why), writes through ofetch, loaded only for them.
 import { maskToken, redactCard, redactSecretsInText } from '../domain/secrets.js';
 import { NetworkError } from './errors.js';
+import { getText, type TextResponse } from './get-text.js';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -41,7 +42,7 @@ export function backoffMs(attempt: number, random = Math.random()): number {
   return Math.round(base / 2 + (base / 2) * random);
 }
 
-/** ofetch wraps fetch's TypeError, which wraps the system error: walk the chain for what happened. */
+/** ofetch wraps fetch's TypeError, which wraps the system error (node:http gives it bare): walk the chain for what happened. */
 function rootCause(error: unknown): { code?: string; names: string[]; message?: string } {
   const names: string[] = [];
   let message: string | undefined;
@@ -61,7 +62,8 @@ function describeNetworkError(error: unknown, url: string, timeoutMs: number): s
   if (names.includes('TimeoutError') || names.includes('AbortError')) return `no answer from ${origin} within ${timeoutMs / 1000} s`;
   if (code === 'ECONNREFUSED') return `cannot connect to ${origin} (connection refused; is the server running?)`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${origin}`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `the connection to ${origin} was closed before an answer`;
+  // node:http's ECONNRESET; fetch's SocketError (UND_ERR_SOCKET, "other side closed"), which holds no system code
+  if (code === 'ECONNRESET' || names.includes('SocketError')) return `the connection to ${origin} was closed before an answer`;
   return `cannot reach ${origin} (${code ?? message ?? 'network error'})`;
 }
 
@@ -84,22 +86,29 @@ export function createHttp(options: HttpOptions) {
     if (request.body !== undefined) debug(`> ${JSON.stringify(redactCard(request.body)).slice(0, DEBUG_BODY_LIMIT)}`);
   }
 
+  async function exchange(request: HttpRequest, url: string, headers: Record<string, string>): Promise<TextResponse> {
+    const read = request.method === 'GET' ? await getText(url, headers, options.timeoutMs) : undefined;
+    if (read) return read;
+    const { ofetch } = await import('ofetch');
+    const response = await ofetch.raw<string, 'text'>(url, {
+      method: request.method,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      headers,
+      timeout: options.timeoutMs,
+      retry: 0,
+      ignoreResponseError: true,
+      responseType: 'text',
+    });
+    return { status: response.status, statusText: response.statusText, text: response._data ?? '', retryAfter: response.headers.get('retry-after') };
+  }
+
   async function once(request: HttpRequest, url: string, headers: Record<string, string>): Promise<{ status: number; text: string; retryAfter: string | null }> {
     const started = Date.now();
     try {
-      const response = await ofetch.raw<string, 'text'>(url, {
-        method: request.method,
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        headers,
-        timeout: options.timeoutMs,
-        retry: 0,
-        ignoreResponseError: true,
-        responseType: 'text',
-      });
-      const text = response._data ?? '';
-      debug?.(`< ${response.status} ${response.statusText} (${Date.now() - started} ms)`);
+      const { status, statusText, text, retryAfter } = await exchange(request, url, headers);
+      debug?.(`< ${status} ${statusText} (${Date.now() - started} ms)`);
       if (text) debug?.(`< ${redactSecretsInText(text.slice(0, DEBUG_BODY_LIMIT))}${text.length > DEBUG_BODY_LIMIT ? '…' : ''}`);
-      return { status: response.status, text, retryAfter: response.headers.get('retry-after') };
+      return { status, text, retryAfter };
     } catch (error) {
       const message = describeNetworkError(error, url, options.timeoutMs);
       debug?.(`< network error after ${Date.now() - started} ms: ${message}`);

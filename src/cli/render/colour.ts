@@ -1,6 +1,7 @@
 // Colour for terminal output. Everything is built on an explicit Chalk instance so that the caller,
-// not chalk's own detection, decides whether escapes are written.
-import { Chalk } from 'chalk';
+// not chalk's own detection, decides whether escapes are written. Without colour nothing is painted,
+// and chalk is not loaded: start-up is what a script piping `--json` pays for most.
+import { createRequire } from 'node:module';
 import { statusGroup, type StatusGroup } from '../../domain/status.js';
 
 type Paint = (text: string) => string;
@@ -19,8 +20,27 @@ export interface Palette {
   status(status: string): string;
 }
 
+const unpainted: Paint = (text) => text;
+
+/** What a Chalk of level 0 does: every text as it is. */
+const PLAIN: Palette = {
+  enabled: false,
+  bold: unpainted,
+  dim: unpainted,
+  heading: unpainted,
+  ok: unpainted,
+  warn: unpainted,
+  bad: unpainted,
+  info: unpainted,
+  status: unpainted,
+};
+
 export function createPalette(enabled: boolean): Palette {
-  const chalk = new Chalk({ level: enabled ? 1 : 0 });
+  if (!enabled) return PLAIN;
+  // Loaded when colour is wanted, where a palette is made (synchronously): chalk is an ES module,
+  // which require() loads without a warning since Node 20.19.
+  const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
+  const chalk = new Chalk({ level: 1 });
   const ok: Paint = (text) => chalk.green(text);
   const warn: Paint = (text) => chalk.yellow(text);
   const bad: Paint = (text) => chalk.red(text);

@@ -1,12 +1,12 @@
 // `pinvoice profile list`: every profile, the current one marked, tokens masked.
-import { openConfig } from '../../cli/config.js';
+import { readConfig } from '../../cli/config.js';
 import { createOutput } from '../../cli/output.js';
 import { maskToken } from '../../domain/secrets.js';
 import type { ProfileListFlags } from './index.js';
 
 export async function profileList(flags: ProfileListFlags): Promise<void> {
   const out = createOutput(flags);
-  const config = await openConfig();
+  const config = await readConfig();
   const current = config.current();
   const rows = Object.entries(config.all()).map(([name, p]) => ({
     name,
