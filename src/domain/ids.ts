@@ -26,9 +26,26 @@ export function alphanumeric(random: Uint8Array, length: number): string {
   return out;
 }
 
-/** token_checkout: 32 alphanumeric characters, about 190 bits; needs at least 48 random bytes. */
-export function makeCheckoutToken(random: Uint8Array): string {
-  return alphanumeric(random, 32);
+/** Digits and letters in ASCII order, so that strings of one length sort as the numbers they spell. */
+const ORDERED = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const TIME_SYMBOLS = 8;
+
+/** A time in milliseconds as 8 symbols that sort as the times do (good for 6,900 years from 1970). */
+export function orderedTime(ms: number): string {
+  let out = '';
+  for (let rest = Math.max(0, Math.floor(ms)), i = 0; i < TIME_SYMBOLS; i++, rest = Math.floor(rest / 62)) out = ORDERED[rest % 62] + out;
+  return out;
+}
+
+/**
+ * token_checkout: 32 letters and digits; needs at least 48 random bytes. Without `createdAt`, all
+ * random (about 190 bits). With it, the first 8 spell the creation time in an order that sorts, and
+ * the other 24 are random (about 142 bits, still beyond guessing): new tokens land at the end of the
+ * token index instead of on a random page of it, one page written per commit instead of one per charge.
+ */
+export function makeCheckoutToken(random: Uint8Array, createdAt?: Date): string {
+  if (createdAt === undefined) return alphanumeric(random, 32);
+  return orderedTime(createdAt.getTime()) + alphanumeric(random, 32 - TIME_SYMBOLS);
 }
 
 /** The pix txid: 32 letters and digits (the contract allows 26 to 35). */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { alphanumeric, isSecureId, makeCheckoutToken, makeSecureId, makeTxid, SECURE_ID_PATTERN } from '../../src/domain/ids.js';
+import { alphanumeric, isSecureId, makeCheckoutToken, makeSecureId, makeTxid, orderedTime, SECURE_ID_PATTERN } from '../../src/domain/ids.js';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const DAY = new Date('2026-11-22T15:30:00.000Z');
@@ -204,6 +204,28 @@ describe('makeCheckoutToken and makeTxid', () => {
       }), (randoms) => {
         const tokens = randoms.map((random) => makeCheckoutToken(random));
         expect(new Set(tokens).size).toBe(tokens.length);
+      }),
+    );
+  });
+});
+
+describe('checkout tokens that sort by creation time', () => {
+  const random48 = Uint8Array.from({ length: 48 }, (_, i) => i);
+
+  it('begin with 8 symbols of the time and end with 24 random letters and digits', () => {
+    const token = makeCheckoutToken(random48, new Date('2026-11-23T08:00:00.000Z'));
+    expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(token.slice(0, 8)).toBe(orderedTime(Date.parse('2026-11-23T08:00:00.000Z')));
+    expect(token.slice(8)).toBe('ABCDEFGHIJKLMNOPQRSTUVWX');
+  });
+
+  it('sort as the times they were made at, whatever their random part', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), fc.integer({ min: 1, max: 10 ** 9 }), fc.uint8Array({ minLength: 48, maxLength: 48 }).map((r) => r.map((b) => b % 248)), (ms, later, random) => {
+        const first = makeCheckoutToken(random, new Date(ms));
+        const second = makeCheckoutToken(random.map((b) => 247 - b), new Date(ms + later));
+        expect(first < second).toBe(true);
+        expect(orderedTime(ms)).toHaveLength(8);
       }),
     );
   });

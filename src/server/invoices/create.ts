@@ -47,7 +47,7 @@ export async function createInvoice(ctx: ServerContext, tx: Writes, company: Com
     id,
     company_id: company.id,
     secure_id: makeSecureId(id, now, ctx.random(2)),
-    token_checkout: makeCheckoutToken(ctx.random(64)),
+    token_checkout: makeCheckoutToken(ctx.random(64), now),
     customer_id: customer.id,
     method: request.method,
     status: data.status,
@@ -67,9 +67,9 @@ export async function createInvoice(ctx: ServerContext, tx: Writes, company: Com
     paid_at: data.status === 'paid' ? at : null,
   };
   await tx.invoices.insert(row);
-  const added = await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true });
-  // Everything the record shows was just written here: only the company's totals are read back.
-  const totals = await tx.companies.totals(company.id, monthOf(now));
+  const added = await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true }, customer);
+  // Everything the record shows was just written here; the company's totals were read for the event.
+  const totals = added.totals ?? (await tx.companies.totals(company.id, monthOf(now)));
   return toTransaction(company, { invoice: row, customer, timeline: [added.timeline], refunds: [], movements: added.movements, totals });
 }
 

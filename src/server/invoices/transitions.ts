@@ -8,7 +8,7 @@ import { formatBRL } from '../../domain/money.js';
 import { InvalidTransitionError, assertTransition, type Status } from '../../domain/status.js';
 import { ApiError } from '../errors.js';
 import { recordEvents } from '../postbacks/outbox.js';
-import type { BalanceName, Invoice, Movement, NewMovement, TimelineEntry, Writes } from '../store/port.js';
+import type { BalanceName, CompanyTotals, Customer, Invoice, Movement, NewMovement, TimelineEntry, Writes } from '../store/port.js';
 
 export const BALANCE_OF: Record<Invoice['method'], BalanceName> = {
   pix: 'balance_pix',
@@ -24,6 +24,13 @@ export interface Entry {
   card?: Card;
   /** the creation of the charge: an invoice.created event comes first */
   created?: boolean;
+}
+
+/** What entering a status added to the charge's lists, and the company's totals after it (when events read them). */
+export interface Entered {
+  timeline: TimelineEntry;
+  movements: Movement[];
+  totals?: CompanyTotals;
 }
 
 type MovementDraft = Pick<NewMovement, 'type' | 'amount' | 'description'>;
@@ -45,7 +52,7 @@ function movementsFor(row: Invoice, status: Status): MovementDraft[] {
  * Records the effects of entering a status: timeline, movements, paid totals, events. `row` is the
  * charge after the change. Answers what it added to the charge's lists.
  */
-export async function enterStatus(tx: Writes, row: Invoice, entry: Entry): Promise<{ timeline: TimelineEntry; movements: Movement[] }> {
+export async function enterStatus(tx: Writes, row: Invoice, entry: Entry, customer?: Customer): Promise<Entered> {
   const timeline = await tx.invoices.addTimeline(row.id, entry.status, entry.note, entry.at);
   const movements: Movement[] = [];
   for (const movement of movementsFor(row, entry.status)) {
@@ -55,8 +62,12 @@ export async function enterStatus(tx: Writes, row: Invoice, entry: Entry): Promi
   const types: EventType[] = entry.created ? ['invoice.created'] : [];
   const event = EVENT_OF_STATUS[entry.status];
   if (event) types.push(event);
-  await recordEvents(tx, row, types, entry.at);
-  return { timeline, movements };
+  // A new charge's lists are what was just added: nothing to read back.
+  const marks = entry.created && customer
+    ? { upto: { timeline: timeline.id, refunds: 0, movements: movements.at(-1)?.id ?? 0 }, customer_updated_at: customer.updated_at }
+    : undefined;
+  const totals = await recordEvents(tx, row, types, entry.at, marks);
+  return { timeline, movements, totals };
 }
 
 export function invalidState(from: Status, to: Status): ApiError {

@@ -5,7 +5,7 @@
 import { pooledRandomBytes } from '../../base/random-pool.js';
 import type { EventType, PostbackBody } from '../../api/postbacks.js';
 import { aggregateAt, toTransaction } from '../invoices/record.js';
-import { monthOf, type Company, type EventSnapshot, type Invoice, type InvoiceAggregate, type PostbackEvent, type Writes } from '../store/port.js';
+import { monthOf, type Company, type CompanyTotals, type EventSnapshot, type Invoice, type InvoiceAggregate, type PostbackEvent, type Writes } from '../store/port.js';
 
 /**
  * `evt_` + 24 hex digits: the time in milliseconds (12 digits), then 48 random bits. Time first, so
@@ -15,9 +15,16 @@ import { monthOf, type Company, type EventSnapshot, type Invoice, type InvoiceAg
 export const newEventId = (now = Date.now()): string =>
   `evt_${now.toString(16).padStart(12, '0').slice(-12)}${Buffer.from(pooledRandomBytes(6)).toString('hex')}`;
 
-/** Call inside the transaction, after the change, with the charge as the change left it. */
-export async function recordEvents(tx: Writes, row: Invoice, types: readonly EventType[], at: string): Promise<void> {
-  if (types.length === 0) return;
+/**
+ * Call inside the transaction, after the change, with the charge as the change left it. `marks` are
+ * how far its lists go, when the caller knows (a new charge); otherwise they are read. Answers the
+ * company's totals it read, for a caller that needs them too.
+ */
+export async function recordEvents(
+  tx: Writes, row: Invoice, types: readonly EventType[], at: string, marks?: Pick<EventSnapshot, 'upto' | 'customer_updated_at'>,
+): Promise<CompanyTotals | undefined> {
+  if (types.length === 0) return undefined;
+  const totals = await tx.companies.totals(row.company_id, monthOf(at));
   const snapshot: EventSnapshot = {
     status: row.status,
     updated_at: row.updated_at,
@@ -25,8 +32,8 @@ export async function recordEvents(tx: Writes, row: Invoice, types: readonly Eve
     refunded_amount: row.refunded_amount,
     refused_reason: row.refused_reason,
     ...(row.method === 'credit_card' && { card: row.card }),
-    ...(await tx.invoices.marks(row.id)),
-    totals: await tx.companies.totals(row.company_id, monthOf(at)),
+    ...(marks ?? (await tx.invoices.marks(row.id))),
+    totals,
   };
   const url = row.postback_url;
   for (const type of types) {
@@ -42,6 +49,7 @@ export async function recordEvents(tx: Writes, row: Invoice, types: readonly Eve
       next_attempt_at: url ? at : null,
     });
   }
+  return totals;
 }
 
 /** The body an event is sent with: rebuilt from its snapshot and the charge's aggregate (or as recorded, for events of schema 4 and before). */

@@ -30,15 +30,17 @@ const INVOICE_COLUMNS = [
   'card', 'expires_at', 'created_at', 'updated_at', 'paid_at', 'external_ref', 'metadata',
 ] as const;
 
+/** Field by field (not a spread of the row): one shape for every charge, and extra columns of a join left out. */
 function toInvoice(row: Row): Invoice {
+  const r = row as unknown as Record<keyof Invoice, never>;
   return {
-    ...(row as unknown as Invoice),
-    payer: json(row.payer),
-    items: json(row.items),
-    fee: json(row.fee),
-    boleto: jsonOrNull(row.boleto),
-    card: jsonOrNull(row.card),
-    metadata: jsonOrNull(row.metadata),
+    id: r.id, company_id: r.company_id, secure_id: r.secure_id, token_checkout: r.token_checkout, customer_id: r.customer_id,
+    method: r.method, status: r.status, amount: r.amount, installments: r.installments, refunded_amount: r.refunded_amount,
+    refused_reason: r.refused_reason, postback_url: r.postback_url, ip: r.ip,
+    payer: json(row.payer), items: json(row.items), fee: json(row.fee),
+    pix_code: r.pix_code, pix_txid: r.pix_txid, boleto: jsonOrNull(row.boleto), card: jsonOrNull(row.card),
+    expires_at: r.expires_at, created_at: r.created_at, updated_at: r.updated_at, paid_at: r.paid_at,
+    external_ref: r.external_ref, metadata: jsonOrNull(row.metadata),
   };
 }
 
@@ -57,9 +59,13 @@ function fromInvoice(invoice: NewInvoice): unknown[] {
 }
 
 function toEvent(row: Row): PostbackEvent {
-  const { claimed_by: _by, lease_until: _until, ...rest } = row;
-  const snapshot = typeof row.snapshot === 'string' ? decodeSnapshot(row.snapshot, row.created_at as string) : null;
-  return { ...(rest as unknown as PostbackEvent), body: row.body === '' ? null : (row.body as string), snapshot };
+  const r = row as unknown as Record<keyof PostbackEvent, never>;
+  return {
+    id: r.id, public_id: r.public_id, company_id: r.company_id, invoice_id: r.invoice_id, type: r.type, url: r.url,
+    body: row.body === '' ? null : (row.body as string),
+    snapshot: typeof row.snapshot === 'string' ? decodeSnapshot(row.snapshot, row.created_at as string) : null,
+    created_at: r.created_at, state: r.state, tries: r.tries, next_attempt_at: r.next_attempt_at, delivered_at: r.delivered_at,
+  };
 }
 
 /** A stored `balance` names one of three columns; nothing else reaches SQL. */
@@ -112,7 +118,6 @@ export function createRepos(db: Db): Writes {
     INSERT INTO customers (company_id, document, created_at, updated_at) VALUES (?, ?, ?, ?)
     ON CONFLICT (company_id, document) DO UPDATE SET updated_at = excluded.updated_at
     RETURNING id, created_at, updated_at`);
-  const customer = q<[number], Customer>('SELECT id, created_at, updated_at FROM customers WHERE id = ?');
   const invoiceById = q<[number, number]>('SELECT * FROM invoices WHERE company_id = ? AND id = ?');
   const invoiceBySecureId = q<[number, string]>('SELECT * FROM invoices WHERE company_id = ? AND secure_id = ?');
   const invoiceByToken = q<[string]>('SELECT * FROM invoices WHERE token_checkout = ?');
@@ -190,19 +195,35 @@ export function createRepos(db: Db): Writes {
     }
   };
 
+  // The charge with its customer and the company's totals in one lookup; then its lists. A charge
+  // never paid has no movements (each comes with a payment, a refund or a chargeback of a paid
+  // charge) and one with nothing refunded has no refunds: those lookups are skipped.
+  const CHARGE = `SELECT i.*, c.created_at AS customer_created_at, c.updated_at AS customer_updated_at,
+      t.balance_pix AS totals_pix, t.balance_card AS totals_card, t.balance_bank_slip AS totals_bank_slip, t.paid_total AS totals_paid,
+      COALESCE((SELECT total FROM company_paid_months m WHERE m.company_id = i.company_id AND m.month = ?), 0) AS totals_month
+    FROM invoices i JOIN customers c ON c.id = i.customer_id LEFT JOIN company_totals t ON t.company_id = i.company_id
+    WHERE i.company_id = ?`;
+  const headById = q<[string, number, number]>(`${CHARGE} AND i.id = ?`);
+  const headBySecureId = q<[string, number, string]>(`${CHARGE} AND i.secure_id = ?`);
+
   function aggregate(companyId: number, ref: string, month: string): InvoiceAggregate | undefined {
-    const row = findInvoice(companyId, ref);
-    if (!row) return undefined;
-    const invoice = toInvoice(row);
-    const owner = customer.get(invoice.customer_id);
-    if (!owner) throw new Error(`invoice ${invoice.id} has no customer row`);
+    const head = /^\d{1,15}$/.test(ref) ? headById.get(month, companyId, Number(ref)) : headBySecureId.get(month, companyId, ref);
+    if (!head) return undefined;
+    const { customer_created_at, customer_updated_at, totals_pix, totals_card, totals_bank_slip, totals_paid, totals_month } = head;
+    const invoice = toInvoice(head);
     return {
       invoice,
-      customer: owner,
+      customer: { id: invoice.customer_id, created_at: customer_created_at as string, updated_at: customer_updated_at as string },
       timeline: timeline.all(invoice.id),
-      refunds: refunds.all(invoice.id),
-      movements: movements.all(invoice.id),
-      totals: totalsOf(companyId, month),
+      refunds: invoice.refunded_amount > 0 ? refunds.all(invoice.id) : [],
+      movements: invoice.paid_at !== null ? movements.all(invoice.id) : [],
+      totals: {
+        balance_pix: (totals_pix as number | null) ?? 0,
+        balance_card: (totals_card as number | null) ?? 0,
+        balance_bank_slip: (totals_bank_slip as number | null) ?? 0,
+        paid_total: (totals_paid as number | null) ?? 0,
+        paid_month: totals_month as number,
+      },
     };
   }
 
