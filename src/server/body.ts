@@ -44,12 +44,26 @@ function checkHeaders(request: FastifyRequest): void {
   }
 }
 
-/** Counts the body bytes of unfinished requests; a request that would go past the budget fails with 503. */
+/**
+ * Counts the body bytes of unfinished requests; a request that would go past the budget fails with 503.
+ * A body of declared length (Content-Length, which Node holds the sender to) is counted whole before it
+ * is read, with no stream in between; a chunked one is counted chunk by chunk as it arrives.
+ */
 function createBudget(limitBytes: number) {
   let inFlight = 0;
   const busy = () => new ApiError(503, 'server_busy', 'The server holds too many unfinished request bodies; retry shortly.', undefined, { connection: 'close' });
-  return (payload: Readable, onClose: (release: () => void) => void): Readable => {
+  return (payload: Readable, declared: number | undefined, onClose: (release: () => void) => void): Readable => {
     let held = 0;
+    onClose(() => {
+      inFlight -= held;
+      held = 0;
+    });
+    if (declared !== undefined) {
+      if (inFlight + declared > limitBytes) throw busy();
+      inFlight += declared;
+      held = declared;
+      return payload;
+    }
     const meter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         if (inFlight + chunk.length > limitBytes) return done(busy());
@@ -57,10 +71,6 @@ function createBudget(limitBytes: number) {
         held += chunk.length;
         done(null, chunk);
       },
-    });
-    onClose(() => {
-      inFlight -= held;
-      held = 0;
     });
     // pipe() does not pass errors on: a client gone mid-body must still end the read.
     payload.once('error', (error) => meter.destroy(error));
@@ -73,7 +83,10 @@ export function installBodyRules(app: FastifyInstance, limits: Limits): void {
   app.addHook('preParsing', async (request, reply, payload) => {
     if (!hasBody(request)) return payload;
     checkHeaders(request);
-    return meter(payload, (release) => reply.raw.once('close', release));
+    // A declared length beyond the body limit is refused (413) before a byte is read: nothing to hold.
+    const length = request.headers['transfer-encoding'] === undefined ? Number(request.headers['content-length']) : Number.NaN;
+    const declared = Number.isSafeInteger(length) && length >= 0 ? Math.min(length, limits.bodyBytes) : undefined;
+    return meter(payload, declared, (release) => reply.raw.once('close', release));
   });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

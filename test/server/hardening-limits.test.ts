@@ -86,6 +86,23 @@ describe('the budget of body bytes in flight', () => {
   });
 });
 
+describe('the budget, for a body sent in chunks (no declared length, counted as it arrives)', () => {
+  it('answers 503 server_busy to the request whose chunks go past it', async () => {
+    const head = `POST /api/v2/invoices HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    const slow = connect();
+    slow.socket.write(`${postHead(90_000)}{"filler":"${'x'.repeat(70_000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const chunked = connect();
+    chunked.socket.write(head + chunk(`{"filler":"${'y'.repeat(20_000)}`));
+    chunked.socket.write(chunk('y'.repeat(20_000)));
+    const { text } = await chunked.closed;
+    expect(parse(text)).toEqual({ status: 503, body: { error: 'server_busy', message: expect.stringMatching(/retry shortly/) } });
+    slow.socket.destroy();
+    await slow.closed;
+  });
+});
+
 describe("Node's own refusals", () => {
   it.each([
     ['a URL too long', `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
