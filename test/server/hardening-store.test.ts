@@ -4,7 +4,7 @@ import { chmodSync, chownSync, mkdtempSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addCompany } from '../../src/server/seed.js';
+import { addCompany, DEFAULT_FEES, sandboxProfile } from '../../src/server/seed.js';
 import { openStore, type Store } from '../../src/server/store/index.js';
 import { DatabaseOpenError } from '../../src/server/store/port.js';
 
@@ -91,5 +91,40 @@ describe('several stores on one file', () => {
       await first.close();
       await second.close();
     }
+  });
+});
+
+describe('transactions that share a commit', () => {
+  it('one that fails rolls back alone; the others of its group are written', async () => {
+    const db = join(tempDir(), 'group.db');
+    const store = openStore(db);
+    opened = store;
+    const now = new Date();
+    const add = (name: string, fail = false) =>
+      store.transaction(async (tx) => {
+        await tx.companies.create({ ...sandboxProfile({ fantasyName: name }, (n) => randomBytes(n)) }, DEFAULT_FEES, 'whsec_x', now.toISOString());
+        if (fail) throw new Error(`${name} changed its mind`);
+        return name;
+      });
+    // started together: they queue while the first runs, and share its commit
+    const results = await Promise.allSettled([add('Um'), add('Dois', true), add('Três')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('Dois changed its mind');
+    expect((await store.companies.list()).map((c) => c.fantasy_name)).toEqual(['Um', 'Três']);
+  });
+
+  it('a transaction that breaks the engine’s own settles every one of its group (none left waiting), and the store goes on', async () => {
+    const db = join(tempDir(), 'engine.db');
+    const store = openStore(db);
+    opened = store;
+    const now = new Date().toISOString();
+    const good = () => store.transaction((tx) => tx.companies.create(sandboxProfile({}, (n) => randomBytes(n)), DEFAULT_FEES, 'whsec_x', now));
+    // a statement that breaks the transaction itself: COMMIT inside a savepoint
+    const bad = store.transaction(async () => {
+      store.db.exec('COMMIT');
+    });
+    const results = await Promise.allSettled([good(), bad, good()]);
+    expect(results.some((r) => r.status === 'rejected')).toBe(true);
+    await expect(good()).resolves.toEqual(expect.any(Number));
   });
 });

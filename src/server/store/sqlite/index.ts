@@ -45,8 +45,9 @@ function createWriter(db: Db, tx: Writes, committed: () => void) {
 
   async function runGroup(): Promise<void> {
     const done: { task: Task; ok: boolean; value: unknown }[] = [];
-    begin();
+    let current: Task | undefined;
     try {
+      begin();
       for (let waited = false; done.length < MAX_GROUP; ) {
         if (!queue[0]?.write) {
           // Requests already read from their sockets get one turn of the event loop to join this commit.
@@ -56,22 +57,30 @@ function createWriter(db: Db, tx: Writes, committed: () => void) {
           continue;
         }
         waited = false;
-        const task = queue.shift() as Task;
+        current = queue.shift() as Task;
         savepoint();
         try {
-          const value = await task.run(tx);
+          const value = await current.run(tx);
           release();
-          done.push({ task, ok: true, value });
+          done.push({ task: current, ok: true, value });
         } catch (error) {
           rollbackTo();
           release();
-          done.push({ task, ok: false, value: error });
+          done.push({ task: current, ok: false, value: error });
         }
+        current = undefined;
       }
       commit();
     } catch (error) {
-      if (db.inTransaction) rollback();
+      // The engine itself failed (the file, the lock, a full disk): nothing of this group was written.
+      try {
+        if (db.inTransaction) rollback();
+      } catch {
+        // the connection rolled back on its own
+      }
       for (const { task } of done) task.reject(error);
+      // a BEGIN that failed (another process held the lock too long) fails the transaction it was for
+      (current ?? (done.length === 0 ? queue.shift() : undefined))?.reject(error);
       return;
     }
     committed();
