@@ -1,6 +1,7 @@
 // The server's configuration, declared once with its defaults: `serve`'s flags, createApp's options
 // and the tests all start from SERVER_DEFAULTS and override what they name.
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import type { Durability } from './store/port.js';
 
 export interface PostbackConfig {
   /** attempts per event, the first included (4: one try and 3 retries) */
@@ -60,6 +61,9 @@ export function resolveConfig(settings: ServerSettings = {}): ServerConfig {
     limits: { ...DEFAULT_LIMITS, ...defined(limits ?? {}) },
   };
 }
+
+/** Commits survive a crash of the server by default; `serve --durability power` makes them survive a power cut. */
+export const DEFAULT_DURABILITY: Durability = 'process';
 
 /** A claim on an event outlives the longest delivery attempt by this much before another process may take it. */
 export const LEASE_MARGIN_MS = 5000;

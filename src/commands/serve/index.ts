@@ -1,7 +1,7 @@
 // `pinvoice serve` and `pinvoice serve company add|list`: the local server, and its companies on the
 // database file. Each action imports its handler when it runs (the server's modules are heavy).
 import { Command, Option } from '@commander-js/extra-typings';
-import { POSTBACK_DEFAULTS, SERVER_DEFAULTS } from '../../server/config.js';
+import { DEFAULT_DURABILITY, POSTBACK_DEFAULTS, SERVER_DEFAULTS } from '../../server/config.js';
 import { days, examples, port, positiveSeconds, wholeNumber, type FlagsOf } from '../options.js';
 
 const serveCommand = () =>
@@ -13,7 +13,7 @@ const serveCommand = () =>
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4010).argParser(port))
     .option('--db <path>', 'SQLite database file, or :memory: for a throwaway run (default: $PINVOICE_DB or pinvoice.db in the data directory)')
     .option('--token <value>', "fix the seeded company's access token, for CI (also PINVOICE_SERVE_TOKEN)")
-    .addOption(new Option('--durability <level>', 'when an answered charge is safe: "process" (survives a crash or kill -9 of the server) or "power" (also a power cut; fsync at every commit, slower)').choices(['process', 'power'] as const).default('process' as const))
+    .addOption(new Option('--durability <level>', 'when an answered charge is safe: "process" (survives a crash or kill -9 of the server) or "power" (also a power cut; fsync at every commit, slower)').choices(['process', 'power'] as const).default(DEFAULT_DURABILITY))
     .addOption(new Option('--pix-expiry <seconds>', 'how long a pix charge can be paid').default(SERVER_DEFAULTS.pixExpirySeconds).argParser(positiveSeconds))
     .addOption(new Option('--boleto-due-days <days>', 'days from today to a new boleto’s due date').default(SERVER_DEFAULTS.boletoDueDays).argParser(days))
     .addOption(new Option('--postback-attempts <n>', 'attempts per postback event, the first included (4 = one try and 3 retries)').default(POSTBACK_DEFAULTS.attempts).argParser(wholeNumber(1, 100, 'attempts')))

@@ -1,15 +1,15 @@
 // What the merchant reads and does about postbacks: the secret, the events of a charge with every
 // attempt, and a resend.
-import type { PostbackBody, WebhookEvent } from '../../api/postbacks.js';
+import type { WebhookEvent } from '../../api/postbacks.js';
 import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../../domain/signature.js';
 import { ApiError } from '../errors.js';
 import type { ServerContext } from '../invoices/context.js';
 import { readInvoice } from '../invoices/lifecycle.js';
 import { monthOf, type Company, type InvoiceAggregate, type PostbackEvent, type Reads } from '../store/port.js';
-import { eventBody } from './outbox.js';
+import { eventPayload } from './outbox.js';
 
 async function toWebhookEvent(reads: Reads, company: Company, aggregate: InvoiceAggregate, row: PostbackEvent): Promise<WebhookEvent> {
-  const payload = JSON.parse(eventBody(company, aggregate, row)) as PostbackBody;
+  const payload = eventPayload(company, aggregate, row);
   const attempts = await reads.events.attempts(row.id);
   return {
     id: row.public_id,

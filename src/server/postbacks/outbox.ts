@@ -52,13 +52,17 @@ export async function recordEvents(
   return totals;
 }
 
-/** The body an event is sent with: rebuilt from its snapshot and the charge's aggregate (or as recorded, for events of schema 4 and before). */
-export function eventBody(company: Company, aggregate: InvoiceAggregate, event: PostbackEvent): string {
-  if (event.snapshot === null) return event.body ?? '{}';
+/** What an event tells: rebuilt from its snapshot and the charge's aggregate (or as recorded, for events of schema 4 and before). */
+export function eventPayload(company: Company, aggregate: InvoiceAggregate, event: PostbackEvent): PostbackBody {
+  if (event.snapshot === null) return event.body as PostbackBody;
   const transaction = toTransaction(company, aggregateAt(aggregate, event.snapshot));
   const invoice = aggregate.invoice;
-  return JSON.stringify({
+  return {
     id: invoice.secure_id, invoice_id: invoice.secure_id, event: event.type, status: transaction.status, total: invoice.amount,
     method: transaction.paymentMethod, event_id: event.public_id, created_at: event.created_at, paid_at: transaction.paidAt, transaction,
-  } satisfies PostbackBody);
+  };
 }
+
+/** The bytes an event is sent and signed with: the same each time, for the same event. */
+export const eventBody = (company: Company, aggregate: InvoiceAggregate, event: PostbackEvent): string =>
+  JSON.stringify(eventPayload(company, aggregate, event));

@@ -138,8 +138,8 @@ export interface PostbackEvent {
   invoice_id: number;
   type: EventType;
   url: string;
-  /** the body as recorded by versions before schema 5; new events keep a snapshot instead */
-  body: string | null;
+  /** the body as recorded by versions before schema 5, decoded; new events keep a snapshot instead */
+  body: unknown;
   snapshot: EventSnapshot | null;
   created_at: string;
   state: EventState;
@@ -281,6 +281,15 @@ export interface Store extends Reads {
   onEventsRecorded(listener: () => void): () => void;
   close(): Promise<void>;
 }
+
+/**
+ * How far a commit is durable before the answer goes out.
+ * - process: the commit is in the database's log file (the operating system's cache) before the
+ *   answer: a crash or kill -9 of the server loses nothing answered; a power cut or kernel crash may
+ *   lose the last commits.
+ * - power: the log is flushed to the disk at every commit: an answered charge survives a power cut too.
+ */
+export type Durability = 'process' | 'power';
 
 /** The store cannot be opened (a file that is not a database, a read-only folder, a newer schema): the message says why. */
 export class DatabaseOpenError extends Error {}

@@ -2,7 +2,8 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { DatabaseOpenError } from '../port.js';
+import { DEFAULT_DURABILITY } from '../../config.js';
+import { DatabaseOpenError, type Durability } from '../port.js';
 import { MIGRATIONS } from './migrations.js';
 
 export { DatabaseOpenError };
@@ -48,14 +49,6 @@ function openProblem(error: unknown): string {
 }
 
 /**
- * How far a commit is durable before the answer goes out.
- * - process: the commit is in the WAL file (the operating system's cache) before the answer: a crash or
- *   kill -9 of the server loses nothing answered; a power cut or kernel crash may lose the last commits.
- * - power: the WAL is fsync'ed at every commit: an answered charge survives a power cut too (slower).
- */
-export type Durability = 'process' | 'power';
-
-/**
  * Page cache per connection, in KiB. better-sqlite3 builds SQLite with 16 MiB; the operating system
  * caches the file anyway, and with 2 MiB each (SQLite's own default) the server's memory outside
  * the JavaScript heap fell from about 25 MB to 8 MB under load, at the same throughput.
@@ -70,7 +63,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): { db: Db;
   // New files (the database, its -wal and -shm, the folder) are created for their owner alone.
   const previousMask = process.umask(0o077);
   try {
-    return openWithPragmas(path, options.durability ?? 'process');
+    return openWithPragmas(path, options.durability ?? DEFAULT_DURABILITY);
   } finally {
     process.umask(previousMask);
   }

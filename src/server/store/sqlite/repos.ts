@@ -62,7 +62,7 @@ function toEvent(row: Row): PostbackEvent {
   const r = row as unknown as Record<keyof PostbackEvent, never>;
   return {
     id: r.id, public_id: r.public_id, company_id: r.company_id, invoice_id: r.invoice_id, type: r.type, url: r.url,
-    body: row.body === '' ? null : (row.body as string),
+    body: row.body === '' ? null : json(row.body),
     snapshot: typeof row.snapshot === 'string' ? decodeSnapshot(row.snapshot, row.created_at as string) : null,
     created_at: r.created_at, state: r.state, tries: r.tries, next_attempt_at: r.next_attempt_at, delivered_at: r.delivered_at,
   };
