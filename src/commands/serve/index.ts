@@ -13,7 +13,7 @@ const serveCommand = () =>
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4010).argParser(port))
     .option('--db <path>', 'SQLite database file, or :memory: for a throwaway run (default: $PINVOICE_DB or pinvoice.db in the data directory)')
     .option('--token <value>', "fix the seeded company's access token, for CI (also PINVOICE_SERVE_TOKEN)")
-    .addOption(new Option('--durability <level>', 'when an answered charge is safe: "process" (survives a crash or kill -9 of the server) or "power" (also a power cut; fsync at every commit, slower)').choices(['process', 'power'] as const).default(DEFAULT_DURABILITY))
+    .addOption(new Option('--durability <level>', 'when an answered charge is safe: "process" (survives a crash or kill -9 of the server) or "power" (also a power cut: every commit flushed to the disk before the answer)').choices(['process', 'power'] as const).default(DEFAULT_DURABILITY))
     .addOption(new Option('--pix-expiry <seconds>', 'how long a pix charge can be paid').default(SERVER_DEFAULTS.pixExpirySeconds).argParser(positiveSeconds))
     .addOption(new Option('--boleto-due-days <days>', 'days from today to a new boleto’s due date').default(SERVER_DEFAULTS.boletoDueDays).argParser(days))
     .addOption(new Option('--postback-attempts <n>', 'attempts per postback event, the first included (4 = one try and 3 retries)').default(POSTBACK_DEFAULTS.attempts).argParser(wholeNumber(1, 100, 'attempts')))
@@ -24,6 +24,8 @@ const serveCommand = () =>
       'pinvoice serve --port 0 --db :memory: --token "$CI_TOKEN"',
       'pinvoice serve --postback-attempts 3 --postback-base-delay 100 --postback-timeout 2000   # fast retries for tests',
       'pinvoice serve --db ./dev.db --host 0.0.0.0 --port 8080',
+      'pinvoice serve --db ./dev.db --port 8081   # a second server on the same file',
+      'pinvoice serve --durability power          # answered charges survive a power cut',
     ));
 export type ServeFlags = FlagsOf<typeof serveCommand>;
 
