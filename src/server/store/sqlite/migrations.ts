@@ -178,7 +178,8 @@ export const MIGRATIONS: readonly string[] = [
   // what changed instead of a copy of the record; events are claimed with a lease, so several
   // processes never deliver one twice; indexes only where a lookup needs them (partial where only
   // pending rows are looked for: the pix txid, inside the pix code and never looked up, loses its
-  // unique index, which cost every create a write to a random page; the table is rebuilt for it).
+  // unique index, which cost every create a write to a random page; the table is rebuilt for it;
+  // invoices_company is not made again: every lookup of a charge goes by its id or its secureId).
   `
   CREATE TABLE company_totals (
     company_id INTEGER PRIMARY KEY REFERENCES companies(id),
@@ -236,7 +237,6 @@ export const MIGRATIONS: readonly string[] = [
     created_at, updated_at, paid_at, external_ref, metadata FROM invoices;
   DROP TABLE invoices;
   ALTER TABLE invoices_v5 RENAME TO invoices;
-  CREATE INDEX invoices_company ON invoices(company_id, id);
   CREATE INDEX invoices_expiry ON invoices(expires_at) WHERE status = 'pending';
   ALTER TABLE events ADD COLUMN snapshot TEXT;
   ALTER TABLE events ADD COLUMN claimed_by TEXT;
