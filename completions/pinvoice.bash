@@ -4,7 +4,7 @@ _pinvoice() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="" words="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "$cmdpath ${COMP_WORDS[i]}" in
-      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" webhooks"|" webhooks listen"|" webhooks verify"|" webhooks secret"|" events"|" events list"|" events resend"|" serve"|" serve company"|" serve company add"|" serve company list"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
+      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" webhooks"|" webhooks listen"|" webhooks verify"|" webhooks secret"|" events"|" events list"|" events resend"|" serve"|" serve company"|" serve company add"|" serve company list"|" serve token"|" serve token add"|" serve token list"|" serve token revoke"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
     esac
   done
   case "$cmdpath" in
@@ -34,10 +34,14 @@ _pinvoice() {
     " events") words="list resend --help -h" ;;
     " events list") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " events resend") words="--profile --base-url --debug --no-color --json --idempotency-key --help -h" ;;
-    " serve") words="company --host --port --db --token --durability --pix-expiry --boleto-due-days --postback-attempts --postback-base-delay --postback-timeout --help -h" ;;
+    " serve") words="company token --host --port --db --token --durability --pix-expiry --boleto-due-days --postback-attempts --postback-base-delay --postback-timeout --help -h" ;;
     " serve company") words="add list --help -h" ;;
     " serve company add") words="--db --name --corporate-reason --cnpj --json --help -h" ;;
     " serve company list") words="--db --json --help -h" ;;
+    " serve token") words="add list revoke --help -h" ;;
+    " serve token add") words="--company --name --read-only --db --json --help -h" ;;
+    " serve token list") words="--company --db --json --help -h" ;;
+    " serve token revoke") words="--company --db --json --help -h" ;;
     " openapi") words="--help -h" ;;
     " completion") words="--help -h" ;;
   esac

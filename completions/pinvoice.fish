@@ -5,7 +5,7 @@ function __pinvoice_path_is
     for word in (commandline -opc)[2..-1]
         set -l candidate (string trim -- "$cmdpath $word")
         switch "$candidate"
-            case 'login' 'logout' 'whoami' 'company' 'profile' 'profile list' 'profile use' 'invoice' 'invoice get' 'invoice create' 'invoice refund' 'invoice 3ds' 'invoice open' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox cancel' 'sandbox chargeback' 'webhooks' 'webhooks listen' 'webhooks verify' 'webhooks secret' 'events' 'events list' 'events resend' 'serve' 'serve company' 'serve company add' 'serve company list' 'openapi' 'completion'
+            case 'login' 'logout' 'whoami' 'company' 'profile' 'profile list' 'profile use' 'invoice' 'invoice get' 'invoice create' 'invoice refund' 'invoice 3ds' 'invoice open' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox cancel' 'sandbox chargeback' 'webhooks' 'webhooks listen' 'webhooks verify' 'webhooks secret' 'events' 'events list' 'events resend' 'serve' 'serve company' 'serve company add' 'serve company list' 'serve token' 'serve token add' 'serve token list' 'serve token revoke' 'openapi' 'completion'
                 set cmdpath "$candidate"
         end
     end
@@ -217,6 +217,7 @@ complete -c pinvoice -n '__pinvoice_path_is "events resend"' -l json -d 'print J
 complete -c pinvoice -n '__pinvoice_path_is "events resend"' -l idempotency-key -d 'retry-safe key (default: a new UUID per run)'
 complete -c pinvoice -n '__pinvoice_path_is "events resend"' -l help -s h -d 'display help for command'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -a company -d 'manage the local servers companies (works on the database file directly)'
+complete -c pinvoice -n '__pinvoice_path_is "serve"' -a token -d 'manage the local servers access tokens: one per person, some read-only (works on'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l host -d 'address to listen on'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l port -d 'port to listen on (0 picks a free port)'
 complete -c pinvoice -n '__pinvoice_path_is "serve"' -l db -d 'SQLite database file, or :memory: for a throwaway run (default: PINVOICE_DB or p'
@@ -240,5 +241,23 @@ complete -c pinvoice -n '__pinvoice_path_is "serve company add"' -l help -s h -d
 complete -c pinvoice -n '__pinvoice_path_is "serve company list"' -l db -d 'SQLite database file (default: as for serve)'
 complete -c pinvoice -n '__pinvoice_path_is "serve company list"' -l json -d 'print as JSON'
 complete -c pinvoice -n '__pinvoice_path_is "serve company list"' -l help -s h -d 'display help for command'
+complete -c pinvoice -n '__pinvoice_path_is "serve token"' -a add -d 'give a person a named token of a company (printed once); --read-only for support'
+complete -c pinvoice -n '__pinvoice_path_is "serve token"' -a list -d 'list the tokens (names, access, hints; never the tokens themselves)'
+complete -c pinvoice -n '__pinvoice_path_is "serve token"' -a revoke -d 'revoke a token (by name or id): it stops working within a second on every server'
+complete -c pinvoice -n '__pinvoice_path_is "serve token"' -l help -s h -d 'display help for command'
+complete -c pinvoice -n '__pinvoice_path_is "serve token add"' -l company -d 'the company (see serve company list)'
+complete -c pinvoice -n '__pinvoice_path_is "serve token add"' -l name -d 'who the token is for, unique within the company (shown in timelines as who made '
+complete -c pinvoice -n '__pinvoice_path_is "serve token add"' -l read-only -d 'may look up charges and list their events; not create, refund, drive the sandbox'
+complete -c pinvoice -n '__pinvoice_path_is "serve token add"' -l db -d 'SQLite database file (default: as for serve)'
+complete -c pinvoice -n '__pinvoice_path_is "serve token add"' -l json -d 'print {id, company, name, access, hint, created_at, revoked_at, token} as JSON'
+complete -c pinvoice -n '__pinvoice_path_is "serve token add"' -l help -s h -d 'display help for command'
+complete -c pinvoice -n '__pinvoice_path_is "serve token list"' -l company -d 'only this company'
+complete -c pinvoice -n '__pinvoice_path_is "serve token list"' -l db -d 'SQLite database file (default: as for serve)'
+complete -c pinvoice -n '__pinvoice_path_is "serve token list"' -l json -d 'print as JSON'
+complete -c pinvoice -n '__pinvoice_path_is "serve token list"' -l help -s h -d 'display help for command'
+complete -c pinvoice -n '__pinvoice_path_is "serve token revoke"' -l company -d 'the company the token belongs to'
+complete -c pinvoice -n '__pinvoice_path_is "serve token revoke"' -l db -d 'SQLite database file (default: as for serve)'
+complete -c pinvoice -n '__pinvoice_path_is "serve token revoke"' -l json -d 'print the revoked token as JSON'
+complete -c pinvoice -n '__pinvoice_path_is "serve token revoke"' -l help -s h -d 'display help for command'
 complete -c pinvoice -n '__pinvoice_path_is "openapi"' -l help -s h -d 'display help for command'
 complete -c pinvoice -n '__pinvoice_path_is "completion"' -l help -s h -d 'display help for command'

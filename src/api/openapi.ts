@@ -16,6 +16,7 @@ const RESPONSES = {
 const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
   400: ['invalid_json', 'The request is malformed: a body that is not valid JSON, not UTF-8 or nested deeper than 32 levels (invalid_json), or a broken URL or request (bad_request).'],
   401: ['unauthorized', 'The bearer token is missing or not accepted.'],
+  403: ['forbidden', 'The token is read-only: it may look up charges and their events, not change anything or read the webhook secret.'],
   404: ['not_found', 'No such resource for this company.'],
   409: ['invalid_state', 'Conflict: the status machine forbids this (invalid_state), or the Idempotency-Key was used with another body (idempotency_conflict).'],
   413: ['payload_too_large', 'The body is larger than 1 MiB.'],

@@ -24,6 +24,8 @@ export interface Operation {
   body?: z.ZodType;
   /** POST operations that accept the Idempotency-Key header */
   idempotent?: boolean;
+  /** changes something, or hands out a secret: a read-only token is refused (403 forbidden) */
+  writes?: boolean;
   response: z.ZodType | 'openapi';
   /** the error statuses this operation can answer besides 500 */
   errors: number[];
@@ -42,7 +44,8 @@ export const OPERATIONS = [
     body: CreateInvoiceRequest,
     idempotent: true,
     response: CreateInvoiceResponse,
-    errors: [400, 401, 409, 413, 415, 422],
+    writes: true,
+    errors: [400, 401, 403, 409, 413, 415, 422],
   },
   {
     id: 'searchTransaction',
@@ -77,7 +80,8 @@ export const OPERATIONS = [
     body: RefundRequest,
     idempotent: true,
     response: Transaction,
-    errors: [400, 401, 404, 409, 413, 415, 422],
+    writes: true,
+    errors: [400, 401, 403, 404, 409, 413, 415, 422],
   },
   {
     id: 'activate3ds',
@@ -90,7 +94,8 @@ export const OPERATIONS = [
     body: ThreeDSRequest,
     idempotent: true,
     response: Transaction,
-    errors: [400, 401, 404, 409, 413, 415, 422],
+    writes: true,
+    errors: [400, 401, 403, 404, 409, 413, 415, 422],
   },
   {
     id: 'publicInvoice',
@@ -113,8 +118,9 @@ export const OPERATIONS = [
     sandbox: true,
     pathParams: ID_PARAM,
     idempotent: true,
+    writes: true,
     response: Transaction,
-    errors: [400, 401, 404, 409],
+    errors: [400, 401, 403, 404, 409],
   })),
   {
     id: 'companyInfos',
@@ -134,7 +140,8 @@ export const OPERATIONS = [
     path: '/api/v2/webhooks/secret',
     auth: 'bearer',
     response: WebhookSecret,
-    errors: [401],
+    writes: true,
+    errors: [401, 403],
   },
   {
     id: 'listEvents',
@@ -168,7 +175,8 @@ export const OPERATIONS = [
     pathParams: { event_id: 'the `id` (evt_…) of the event' },
     idempotent: true,
     response: WebhookEvent,
-    errors: [400, 401, 404, 409],
+    writes: true,
+    errors: [400, 401, 403, 404, 409],
   },
   {
     id: 'openapi',

@@ -253,7 +253,13 @@ export const Card = z.object({
   threeDSecure: z.enum(['not_required', 'required', 'authenticated', 'failed']),
 });
 
-export const TimelineEntry = z.object({ status: Status, at: timestamp(), note: z.string() });
+export const TimelineEntry = z.object({
+  status: Status,
+  at: timestamp(),
+  note: z.string(),
+  // pinvoice serve: the name of the token that made the change (null: the server itself, as for expiry)
+  by: z.string().nullable().optional().describe('pinvoice serve: the name of the token that made the change; null for what the server did by itself'),
+});
 
 export const Refund = z.object({
   id: z.int(),
@@ -336,6 +342,7 @@ export const CreateInvoiceResponse = z.object({
 
 export const ERROR_CODES = [
   'unauthorized',
+  'forbidden',
   'not_found',
   'validation_failed',
   'invalid_json',

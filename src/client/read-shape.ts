@@ -15,6 +15,8 @@ export type Shape =
   | { readonly pattern: RegExp }
   | { readonly oneOf: readonly (string | number | boolean | null)[] }
   | { readonly nullable: Shape }
+  /** a field that may be absent (zod's optional): absent stays absent */
+  | { readonly optional: Shape }
   | { readonly array: Shape }
   | { readonly object: Readonly<Record<string, Shape>> };
 
@@ -35,7 +37,9 @@ function readObject(shape: Readonly<Record<string, Shape>>, value: unknown): Rec
   if (!isObject(value)) return undefined;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(shape)) {
-    const read = readShape(field, value[key]);
+    const optional = typeof field === 'object' && 'optional' in field;
+    if (optional && value[key] === undefined) continue;
+    const read = readShape(optional ? field.optional : field, value[key]);
     if (read === undefined) return undefined;
     out[key] = read;
   }
@@ -55,6 +59,7 @@ export function readShape(shape: Shape, value: unknown): unknown {
   if ('pattern' in shape) return typeof value === 'string' && shape.pattern.test(value) ? value : undefined;
   if ('oneOf' in shape) return shape.oneOf.includes(value as string) ? value : undefined;
   if ('nullable' in shape) return value === null ? null : readShape(shape.nullable, value);
+  if ('optional' in shape) return value === undefined ? undefined : readShape(shape.optional, value);
   if ('array' in shape) return readArray(shape.array, value);
   return readObject(shape.object, value);
 }

@@ -162,6 +162,7 @@ const TimelineEntry: Shape = { object: {
   status: { oneOf: ['pending', 'waiting_3ds', 'paid', 'refused', 'expired', 'canceled', 'refunded', 'chargedback'] },
   at: { pattern: ISO_DATETIME },
   note: 'string',
+  by: { optional: { nullable: 'string' } },
 } };
 
 const Transaction: Shape = { object: {

@@ -5,7 +5,7 @@ import { pooledRandomBytes } from '../base/random-pool.js';
 import { createAuthenticator } from './auth.js';
 import { installBodyRules } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
-import { ApiError, frameworkError } from './errors.js';
+import { ApiError, forbidden, frameworkError } from './errors.js';
 import { checkKey, IDEMPOTENCY_WINDOW_MS, oncePerKey } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { expireDue } from './invoices/lifecycle.js';
@@ -13,12 +13,12 @@ import { resolveConfig, type ServerSettings } from './config.js';
 import { checkingInterval } from './limits.js';
 import { createDispatcher } from './postbacks/dispatcher.js';
 import { HANDLERS } from './routes.js';
-import type { Company, Store } from './store/port.js';
+import type { Access, Store } from './store/port.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** the company of the bearer token, on authenticated operations */
-    company?: Company;
+    /** the company of the bearer token and the token itself, on authenticated operations */
+    access?: Access;
   }
 }
 
@@ -113,16 +113,20 @@ export function createApp(options: AppOptions): FastifyInstance {
       url: routerPath(op.path),
       // Before the body is read: a request without a valid token learns nothing about its body.
       onRequest: async (request) => {
-        if (op.auth === 'bearer') request.company = await authenticate(request);
+        if (op.auth !== 'bearer') return;
+        request.access = await authenticate(request);
+        if ('writes' in op && op.writes && request.access.token.read_only) throw forbidden(op.name);
       },
       handler: async (request, reply) => {
-        const { company } = request;
+        const company = request.access?.company;
+        // the token that makes the changes of this request, recorded in the charge's timeline
+        const own: ServerContext = request.access ? { ...ctx, actor: request.access.token } : ctx;
         const key = 'idempotent' in op && op.idempotent ? checkKey(request.headers['idempotency-key']) : undefined;
         // With a key, the operation runs inside the key's transaction: its lookup, work and stored answer commit together.
         const answer = key && company
           ? await oncePerKey(ctx.store, { companyId: company.id, operation: op.id, key, body: request.body, now: ctx.clock() },
-            (tx) => handler({ ctx: { ...ctx, transaction: (fn) => fn(tx), reads: tx }, request, company, version: options.version }))
-          : await handler({ ctx, request, company, version: options.version });
+            (tx) => handler({ ctx: { ...own, transaction: (fn) => fn(tx), reads: tx }, request, company, version: options.version }))
+          : await handler({ ctx: own, request, company, version: options.version });
         if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
         return reply.code(answer.status).send(answer.body);
       },

@@ -1,20 +1,20 @@
-// Bearer authentication: the token names the company; everything after it is scoped to that company.
-// A token's company is looked up in the store at most once a second per process (a lookup and its
-// decoding were an eighth of a GET's work); a token added in another process works at once, since
-// only tokens found are remembered.
+// Bearer authentication: the token names the company (and is itself named, perhaps read-only);
+// everything after it is scoped to that company. A token's access is looked up in the store at
+// most once a second per process (a lookup and its decoding were an eighth of a GET's work): a
+// token added in another process works at once, one revoked stops within a second.
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from './errors.js';
-import type { Company, Store } from './store/port.js';
+import type { Access, Store } from './store/port.js';
 
 const BEARER = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i;
-/** how long a token's company is remembered */
+/** how long a token's access is remembered */
 export const TOKEN_CACHE_MS = 1000;
 const MAX_REMEMBERED = 1000;
 
 export function createAuthenticator(store: Store, now: () => number = Date.now) {
-  const remembered = new Map<string, { company: Company; until: number }>();
-  return async function authenticate(request: FastifyRequest): Promise<Company> {
+  const remembered = new Map<string, { access: Access; until: number }>();
+  return async function authenticate(request: FastifyRequest): Promise<Access> {
     const header = request.headers.authorization;
     if (!header) throw unauthorized('Send the header "Authorization: Bearer <access token>".', false);
     const match = BEARER.exec(header);
@@ -24,14 +24,14 @@ export function createAuthenticator(store: Store, now: () => number = Date.now) 
     const key = createHash('sha256').update(token).digest('base64');
     const hit = remembered.get(key);
     const at = now();
-    if (hit && hit.until > at) return hit.company;
-    const company = await store.companies.authenticate(token);
-    if (!company) {
+    if (hit && hit.until > at) return hit.access;
+    const access = await store.companies.authenticate(token);
+    if (!access) {
       remembered.delete(key);
       throw unauthorized('The access token is not valid.', true);
     }
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(key, { company, until: at + TOKEN_CACHE_MS });
-    return company;
+    remembered.set(key, { access, until: at + TOKEN_CACHE_MS });
+    return access;
   };
 }

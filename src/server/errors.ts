@@ -30,6 +30,9 @@ export function validationFailed(details: ErrorDetail[]): ApiError {
   return new ApiError(422, 'validation_failed', message, details);
 }
 
+export const forbidden = (operation: string) =>
+  new ApiError(403, 'forbidden', `This token is read-only: ${operation} is not open to it (it may look up charges and list their events).`);
+
 export const unauthorized = (message: string, invalidToken: boolean) =>
   new ApiError(401, 'unauthorized', message, undefined, {
     'WWW-Authenticate': invalidToken ? 'Bearer realm="pinvoice", error="invalid_token"' : 'Bearer realm="pinvoice"',

@@ -28,7 +28,7 @@ describe('Create Invoices (pix)', () => {
     expect(body.ip).toBe('203.0.113.7');
     expect(Date.parse(body.createdAt)).toBeGreaterThanOrEqual(before - 1);
     expect(body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(body.timeline).toEqual([{ status: 'pending', at: body.createdAt, note: expect.any(String) }]);
+    expect(body.timeline).toEqual([{ status: 'pending', at: body.createdAt, note: expect.any(String), by: 'token-1' }]);
   });
 
   it('fills fee and invoice values from the company schedule (pix 0.99 %)', async () => {

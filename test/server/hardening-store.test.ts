@@ -84,7 +84,7 @@ describe('several stores on one file', () => {
     try {
       const { id } = await addCompany(first, { token: 'pinv_test_shared_file_token' }, (n) => randomBytes(n), new Date());
       expect((await second.companies.list()).map((c) => c.id)).toEqual([id]);
-      expect(await second.companies.authenticate('pinv_test_shared_file_token')).toMatchObject({ id });
+      expect((await second.companies.authenticate('pinv_test_shared_file_token'))?.company).toMatchObject({ id });
       await addCompany(second, { token: 'pinv_test_shared_file_other' }, (n) => randomBytes(n), new Date());
       expect(await first.companies.list()).toHaveLength(2);
     } finally {

@@ -23,6 +23,11 @@ async function downgradeTo4(server: TestServer): Promise<void> {
   const setBody = db.prepare('UPDATE events SET body = ? WHERE id = ?');
   for (const event of events) setBody.run(JSON.stringify(payloads.get(event.public_id)), event.id);
   db.exec(`
+    DROP INDEX api_tokens_name;
+    ALTER TABLE api_tokens DROP COLUMN name;
+    ALTER TABLE api_tokens DROP COLUMN read_only;
+    ALTER TABLE api_tokens DROP COLUMN revoked_at;
+    ALTER TABLE timeline DROP COLUMN token_id;
     DROP TABLE company_totals;
     DROP TABLE company_paid_months;
     DROP INDEX events_due;

@@ -36,6 +36,8 @@ export function shapeOf(schema: z.ZodType, where = '(schema)'): Shape {
       return { oneOf: def.values as (string | number | boolean | null)[] };
     case 'nullable':
       return { nullable: shapeOf(def.innerType, where) };
+    case 'optional':
+      return { optional: shapeOf(def.innerType, where) };
     case 'array':
       return { array: shapeOf(def.element, `${where}[]`) };
     case 'record': {
@@ -98,6 +100,7 @@ export function shapesModule(): string {
     if ('pattern' in shape) return `{ pattern: ${patternName(shape.pattern)} }`;
     if ('oneOf' in shape) return `{ oneOf: [${shape.oneOf.map((value) => (typeof value === 'string' ? quote(value) : String(value))).join(', ')}] }`;
     if ('nullable' in shape) return `{ nullable: ${write(shape.nullable, depth)} }`;
+    if ('optional' in shape) return `{ optional: ${write(shape.optional, depth)} }`;
     if ('array' in shape) return `{ array: ${write(shape.array, depth)} }`;
     const pad = '  '.repeat(depth + 1);
     const fields = Object.entries(shape.object).map(([key, field]) => `${pad}${/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)}: ${write(field, depth + 1)},`);

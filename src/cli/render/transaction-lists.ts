@@ -56,8 +56,13 @@ export function renderMovements(movements: readonly FinancialMovement[], palette
   return section('Financial movements', gridTable(head, rows, palette, width), palette);
 }
 
+/** With a `by` column when the server says who made the changes (pinvoice serve names each token). */
 export function renderTimeline(timeline: readonly TimelineEntry[], palette: Palette, width = terminalWidth()): string | null {
   if (timeline.length === 0) return null;
-  const rows = timeline.map((entry) => [dateTime(entry.at), palette.status(entry.status), orDash(entry.note)]);
-  return section('Timeline', gridTable([keep('at'), keep('status'), 'note'], rows, palette, width), palette);
+  const named = timeline.some((entry) => entry.by !== undefined);
+  const rows = timeline.map((entry) => [
+    dateTime(entry.at), palette.status(entry.status), orDash(entry.note), ...(named ? [entry.by ?? 'server'] : []),
+  ]);
+  const head = [keep('at'), keep('status'), 'note', ...(named ? [keep('by')] : [])];
+  return section('Timeline', gridTable(head, rows, palette, width), palette);
 }

@@ -3,32 +3,14 @@
 import { randomBytes } from 'node:crypto';
 import { controlCharacterProblem } from '../../domain/text.js';
 import { DEFAULT_BASE_URL } from '../../cli/config.js';
-import { CliError, EXIT, usageError } from '../../cli/errors.js';
+import { usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
-import { defaultDbPath } from '../../cli/paths.js';
 import { profileSlug } from '../../cli/profile-name.js';
 import { documentProblem, formatCnpj } from '../../domain/document.js';
 import { addCompany } from '../../server/seed.js';
-import { openStore } from '../../server/store/index.js';
-import type { Store } from '../../server/store/port.js';
-import { DatabaseOpenError } from '../../server/store/port.js';
 import type { CompanyAddFlags, CompanyListFlags } from './index.js';
 import { loginLine } from './login-line.js';
-
-async function withStore<T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
-  let store: Store;
-  try {
-    store = openStore(db ?? defaultDbPath());
-  } catch (error) {
-    if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
-    throw error;
-  }
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
+import { withStore } from './with-store.js';
 
 function checkNames(flags: CompanyAddFlags): void {
   if (flags.name.trim() === '') throw usageError('--name must not be empty');

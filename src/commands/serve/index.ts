@@ -48,6 +48,41 @@ const companyListCommand = () =>
     .addHelpText('after', examples('pinvoice serve company list --db ./dev.db'));
 export type CompanyListFlags = FlagsOf<typeof companyListCommand>;
 
+const companyId = wholeNumber(1, Number.MAX_SAFE_INTEGER, 'company id');
+
+const tokenAddCommand = () =>
+  new Command('add')
+    .description('give a person a named token of a company (printed once); --read-only for support staff')
+    .addOption(new Option('--company <id>', 'the company (see serve company list)').argParser(companyId).makeOptionMandatory())
+    .requiredOption('--name <name>', 'who the token is for, unique within the company (shown in timelines as who made a change)')
+    .option('--read-only', 'may look up charges and list their events; not create, refund, drive the sandbox or read the webhook secret (403)')
+    .option('--db <path>', 'SQLite database file (default: as for serve)')
+    .option('--json', 'print {id, company, name, access, hint, created_at, revoked_at, token} as JSON')
+    .addHelpText('after', examples(
+      'pinvoice serve token add --company 1 --name alice',
+      'pinvoice serve token add --company 1 --name support --read-only --json | jq -r .token',
+    ));
+export type TokenAddFlags = FlagsOf<typeof tokenAddCommand>;
+
+const tokenListCommand = () =>
+  new Command('list')
+    .description('list the tokens (names, access, hints; never the tokens themselves)')
+    .addOption(new Option('--company <id>', 'only this company').argParser(companyId))
+    .option('--db <path>', 'SQLite database file (default: as for serve)')
+    .option('--json', 'print as JSON')
+    .addHelpText('after', examples('pinvoice serve token list', 'pinvoice serve token list --company 1 --json'));
+export type TokenListFlags = FlagsOf<typeof tokenListCommand>;
+
+const tokenRevokeCommand = () =>
+  new Command('revoke')
+    .description('revoke a token (by name or id): it stops working within a second on every server of the file')
+    .argument('<token>', 'the name or id of the token')
+    .addOption(new Option('--company <id>', 'the company the token belongs to').argParser(companyId).makeOptionMandatory())
+    .option('--db <path>', 'SQLite database file (default: as for serve)')
+    .option('--json', 'print the revoked token as JSON')
+    .addHelpText('after', examples('pinvoice serve token revoke alice --company 1'));
+export type TokenRevokeFlags = FlagsOf<typeof tokenRevokeCommand>;
+
 export function serveGroup() {
   const serve = serveCommand().action(async (flags) => (await import('./serve.js')).serve(flags));
   // Made with .command(), not addCommand: it inherits enablePositionalOptions, so flags after `company` are its own
@@ -56,5 +91,11 @@ export function serveGroup() {
     .description("manage the local server's companies (works on the database file directly)")
     .addCommand(companyAddCommand().action(async (flags) => (await import('./company.js')).companyAdd(flags)))
     .addCommand(companyListCommand().action(async (flags) => (await import('./company.js')).companyList(flags)));
+  serve
+    .command('token')
+    .description("manage the local server's access tokens: one per person, some read-only (works on the database file directly)")
+    .addCommand(tokenAddCommand().action(async (flags) => (await import('./token.js')).tokenAdd(flags)))
+    .addCommand(tokenListCommand().action(async (flags) => (await import('./token.js')).tokenList(flags)))
+    .addCommand(tokenRevokeCommand().action(async (ref, flags) => (await import('./token.js')).tokenRevoke(ref, flags)));
   return serve;
 }

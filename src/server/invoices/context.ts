@@ -1,6 +1,6 @@
 // What the invoice operations need from the outside world, passed in so tests can control it.
 import type { ServerConfig } from '../config.js';
-import type { Reads, Store, Writes } from '../store/port.js';
+import type { Access, Reads, Store, Writes } from '../store/port.js';
 
 /** Runs fn in a transaction: a new one, or the one a request already runs in (an Idempotency-Key's). */
 export type TransactionRunner = <T>(fn: (tx: Writes) => Promise<T>) => Promise<T>;
@@ -15,4 +15,6 @@ export interface ServerContext {
   transaction: TransactionRunner;
   /** where a request reads: the store, or the transaction it already runs in (which sees its own writes) */
   reads: Reads;
+  /** the token a request came with: its changes are recorded as made by it (absent: the server itself) */
+  actor?: Access['token'];
 }

@@ -67,7 +67,7 @@ export async function createInvoice(ctx: ServerContext, tx: Writes, company: Com
     paid_at: data.status === 'paid' ? at : null,
   };
   await tx.invoices.insert(row);
-  const added = await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true }, customer);
+  const added = await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true, by: ctx.actor }, customer);
   // Everything the record shows was just written here; the company's totals were read for the event.
   const totals = added.totals ?? (await tx.companies.totals(company.id, monthOf(now)));
   return toTransaction(company, { invoice: row, customer, timeline: [added.timeline], refunds: [], movements: added.movements, totals });

@@ -82,7 +82,7 @@ export async function withInvoice(ctx: ServerContext, company: Company, ref: str
 export function refundInvoice(ctx: ServerContext, company: Company, ref: string, body: RefundRequest): Promise<Transaction> {
   return withInvoice(ctx, company, ref, async (tx, row, now) => {
     const amount = body.amount_cents ?? row.amount - row.refunded_amount;
-    await refund(tx, row, amount, body.reason?.trim() || null, now.toISOString());
+    await refund(tx, row, amount, body.reason?.trim() || null, now.toISOString(), ctx.actor);
   });
 }
 
@@ -93,17 +93,17 @@ export function complete3ds(ctx: ServerContext, company: Company, ref: string, v
     const result = check3ds(values, card.brand as CardBrand);
     const at = now.toISOString();
     if (result.authenticated) {
-      await transition(tx, row, { status: 'paid', note: 'card approved after 3-D Secure authentication', at, card: { ...card, threeDSecure: 'authenticated' } });
+      await transition(tx, row, { status: 'paid', note: 'card approved after 3-D Secure authentication', at, card: { ...card, threeDSecure: 'authenticated' }, by: ctx.actor });
     } else {
       const reason = result.reason ?? 'authentication_failed';
-      await transition(tx, row, { status: 'refused', note: `3-D Secure authentication failed (${reason})`, at, refusedReason: reason, card: { ...card, threeDSecure: 'failed' } });
+      await transition(tx, row, { status: 'refused', note: `3-D Secure authentication failed (${reason})`, at, refusedReason: reason, card: { ...card, threeDSecure: 'failed' }, by: ctx.actor });
     }
   });
 }
 
 export function sandboxAction(ctx: ServerContext, company: Company, ref: string, action: SandboxAction): Promise<Transaction> {
   const { status, note } = SANDBOX_ACTIONS[action];
-  return withInvoice(ctx, company, ref, async (tx, row, now) => void (await transition(tx, row, { status, note, at: now.toISOString() })));
+  return withInvoice(ctx, company, ref, async (tx, row, now) => void (await transition(tx, row, { status, note, at: now.toISOString(), by: ctx.actor })));
 }
 
 export async function publicView(ctx: ServerContext, token: string): Promise<PublicInvoice> {

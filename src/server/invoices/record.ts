@@ -124,7 +124,7 @@ export function toTransaction(company: Company, aggregate: InvoiceAggregate): Tr
     financial_movements: movements,
     refunds: aggregate.refunds.map((r) => ({ id: r.id, amount: r.amount, reason: r.reason, createdAt: r.created_at })),
     splits: [],
-    timeline: aggregate.timeline.map((t) => ({ status: t.status, note: t.note, at: t.at })),
+    timeline: aggregate.timeline.map((t) => ({ status: t.status, note: t.note, at: t.at, by: t.by })),
   };
 }
 

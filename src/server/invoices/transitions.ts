@@ -8,7 +8,7 @@ import { formatBRL } from '../../domain/money.js';
 import { InvalidTransitionError, assertTransition, type Status } from '../../domain/status.js';
 import { ApiError } from '../errors.js';
 import { recordEvents } from '../postbacks/outbox.js';
-import type { BalanceName, CompanyTotals, Customer, Invoice, Movement, NewMovement, TimelineEntry, Writes } from '../store/port.js';
+import type { Access, BalanceName, CompanyTotals, Customer, Invoice, Movement, NewMovement, TimelineEntry, Writes } from '../store/port.js';
 
 export const BALANCE_OF: Record<Invoice['method'], BalanceName> = {
   pix: 'balance_pix',
@@ -24,6 +24,8 @@ export interface Entry {
   card?: Card;
   /** the creation of the charge: an invoice.created event comes first */
   created?: boolean;
+  /** the token whose request made the change; absent for what the server does by itself */
+  by?: Access['token'];
 }
 
 /** What entering a status added to the charge's lists, and the company's totals after it (when events read them). */
@@ -53,7 +55,7 @@ function movementsFor(row: Invoice, status: Status): MovementDraft[] {
  * charge after the change. Answers what it added to the charge's lists.
  */
 export async function enterStatus(tx: Writes, row: Invoice, entry: Entry, customer?: Customer): Promise<Entered> {
-  const timeline = await tx.invoices.addTimeline(row.id, entry.status, entry.note, entry.at);
+  const timeline = await tx.invoices.addTimeline(row.id, entry.status, entry.note, entry.at, entry.by ?? null);
   const movements: Movement[] = [];
   for (const movement of movementsFor(row, entry.status)) {
     movements.push(await tx.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method], created_at: entry.at }));
@@ -111,7 +113,7 @@ export async function transition(tx: Writes, row: Invoice, entry: Entry): Promis
 }
 
 /** A partial or full refund of a paid charge; the last one that leaves nothing makes it refunded. */
-export async function refund(tx: Writes, row: Invoice, amount: number, reason: string | null, at: string): Promise<void> {
+export async function refund(tx: Writes, row: Invoice, amount: number, reason: string | null, at: string, by?: Access['token']): Promise<void> {
   if (row.status !== 'paid') throw new ApiError(409, 'invalid_state', `The charge is ${row.status}: only a paid charge can be refunded.`);
   const left = row.amount - row.refunded_amount;
   if (amount > left || !(await tx.invoices.addRefund(row.id, amount, reason, at))) {
@@ -124,9 +126,9 @@ export async function refund(tx: Writes, row: Invoice, amount: number, reason: s
     company_id: row.company_id, invoice_id: row.id, type: 'refund', amount: -amount,
     balance: BALANCE_OF[row.method], description: `refund of ${row.secure_id}${reason ? `: ${reason}` : ''}`, created_at: at,
   });
-  if (amount === left) await transition(tx, refunded, { status: 'refunded', note: `refunded ${formatBRL(amount)}; nothing left`, at });
+  if (amount === left) await transition(tx, refunded, { status: 'refunded', note: `refunded ${formatBRL(amount)}; nothing left`, at, by });
   else {
-    await tx.invoices.addTimeline(row.id, 'paid', `partial refund of ${formatBRL(amount)}; ${formatBRL(left - amount)} left`, at);
+    await tx.invoices.addTimeline(row.id, 'paid', `partial refund of ${formatBRL(amount)}; ${formatBRL(left - amount)} left`, at, by ?? null);
     await recordEvents(tx, refunded, ['invoice.partially_refunded'], at);
   }
 }

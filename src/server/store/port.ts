@@ -95,7 +95,39 @@ export interface Invoice {
 }
 
 export interface Customer { id: number; created_at: string; updated_at: string }
-export interface TimelineEntry { id: number; status: Status; note: string; at: string }
+export interface TimelineEntry {
+  id: number;
+  status: Status;
+  note: string;
+  at: string;
+  /** the name of the token that made the change; null for what the server did by itself (expiry) */
+  by: string | null;
+}
+
+/** An access token as the store keeps it: never the token itself. */
+export interface ApiToken {
+  id: number;
+  company_id: number;
+  name: string;
+  /** may look up, list events and open the checkout view; nothing that changes anything */
+  read_only: boolean;
+  /** enough of the token to recognise it, never enough to use it */
+  hint: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Who a request is: the company, and the token it came with. */
+export interface Access {
+  company: Company;
+  token: Pick<ApiToken, 'id' | 'name' | 'read_only'>;
+}
+
+export interface NewToken {
+  /** unique within the company; default `token-<id>` */
+  name?: string;
+  readOnly?: boolean;
+}
 export interface Refund { id: number; amount: number; reason: string | null; created_at: string }
 export interface Movement { id: number; type: FinancialMovement['type']; amount: number; balance: BalanceName; description: string; created_at: string }
 
@@ -189,8 +221,10 @@ export interface AttemptOutcome {
 }
 
 export interface CompanyReads {
-  /** the company a token opens, or undefined */
-  authenticate(token: string): Promise<Company | undefined>;
+  /** the company a token opens and the token's own record, or undefined (unknown or revoked) */
+  authenticate(token: string): Promise<Access | undefined>;
+  /** the tokens of one company, or of all, oldest first */
+  tokens(companyId?: number): Promise<ApiToken[]>;
   get(id: number): Promise<Company | undefined>;
   list(): Promise<(Company & { tokens: number })[]>;
   hasToken(token: string): Promise<boolean>;
@@ -231,7 +265,10 @@ export interface Reads {
 export interface Writes {
   companies: CompanyReads & {
     create(profile: CompanyProfile, fees: FeeSchedules, webhookSecret: string, now: string): Promise<number>;
-    addToken(companyId: number, token: string, now: string): Promise<void>;
+    /** answers the new token's record; a name the company already uses is refused (TokenNameTaken) */
+    addToken(companyId: number, token: string, now: string, options?: NewToken): Promise<ApiToken>;
+    /** false when there was no such token of that company, or it was already revoked */
+    revokeToken(companyId: number, id: number, now: string): Promise<boolean>;
   };
   invoices: InvoiceReads & {
     /** the id the next charge gets (ids are never reused) */
@@ -240,7 +277,8 @@ export interface Writes {
     upsertCustomer(companyId: number, document: string, now: string): Promise<Customer>;
     /** false when the status was no longer `from` (another request or process changed it first) */
     changeStatus(change: StatusChange): Promise<boolean>;
-    addTimeline(invoiceId: number, status: Status, note: string, at: string): Promise<TimelineEntry>;
+    /** `by`: the token that made the change, if a request did */
+    addTimeline(invoiceId: number, status: Status, note: string, at: string, by?: Access['token'] | null): Promise<TimelineEntry>;
     /** adds a refund and its amount to the charge's refunded_amount, if that stays within the amount */
     addRefund(invoiceId: number, amount: number, reason: string | null, at: string): Promise<boolean>;
     /** a financial movement; the company's balance moves with it */
@@ -290,6 +328,13 @@ export interface Store extends Reads {
  * - power: the log is flushed to the disk at every commit: an answered charge survives a power cut too.
  */
 export type Durability = 'process' | 'power';
+
+/** A token name the company already uses. */
+export class TokenNameTaken extends Error {
+  constructor(readonly tokenName: string) {
+    super(`the company already has a token named "${tokenName}"`);
+  }
+}
 
 /** The store cannot be opened (a file that is not a database, a read-only folder, a newer schema): the message says why. */
 export class DatabaseOpenError extends Error {}

@@ -244,4 +244,15 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX events_due;
   CREATE INDEX events_due ON events(next_attempt_at) WHERE state = 'pending';
   `,
+  // 6: people, not one shared secret. Tokens get a name (unique within a company; earlier ones are
+  // named token-<id>), a read-only flag and a revocation time; each timeline entry records the token
+  // that made the change (none for what the server does by itself, such as expiry).
+  `
+  ALTER TABLE api_tokens ADD COLUMN name TEXT;
+  ALTER TABLE api_tokens ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE api_tokens ADD COLUMN revoked_at TEXT;
+  UPDATE api_tokens SET name = 'token-' || id;
+  CREATE UNIQUE INDEX api_tokens_name ON api_tokens(company_id, name);
+  ALTER TABLE timeline ADD COLUMN token_id INTEGER REFERENCES api_tokens(id);
+  `,
 ];

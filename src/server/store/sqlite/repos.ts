@@ -3,8 +3,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Status } from '../../../domain/status.js';
 import { maskToken } from '../../../domain/secrets.js';
+import { TokenNameTaken } from '../port.js';
 import type {
-  AttemptOutcome, BalanceName, Company, CompanyProfile, CompanyTotals, Customer, DeliveryAttempt, EventSnapshot, FeeSchedules,
+  Access, ApiToken, AttemptOutcome, BalanceName, Company, CompanyProfile, CompanyTotals, Customer, DeliveryAttempt, EventSnapshot, FeeSchedules,
   Invoice, InvoiceAggregate, Movement, NewAttempt, NewEvent, NewInvoice, NewMovement, PostbackEvent, Refund, StatusChange,
   StoredAnswer, TimelineEntry, Writes,
 } from '../port.js';
@@ -58,6 +59,11 @@ function fromInvoice(invoice: NewInvoice): unknown[] {
   return INVOICE_COLUMNS.map((column) => row[column]);
 }
 
+function toToken(row: Row): ApiToken {
+  const r = row as unknown as Record<keyof ApiToken, never>;
+  return { id: r.id, company_id: r.company_id, name: r.name, read_only: row.read_only === 1, hint: r.hint, created_at: r.created_at, revoked_at: r.revoked_at };
+}
+
 function toEvent(row: Row): PostbackEvent {
   const r = row as unknown as Record<keyof PostbackEvent, never>;
   return {
@@ -88,12 +94,19 @@ export function createRepos(db: Db): Writes {
       @address_number, @address_postal_code, @address_province, @address_state, @bank_account, @bank_agency,
       @bank_digit, @bank_name, @bank_type, @fees, @webhook_secret, @now, @now)`);
   const insertTotals = q<[number]>('INSERT INTO company_totals (company_id) VALUES (?) ON CONFLICT DO NOTHING');
-  const insertToken = q<[number, string, string, string]>('INSERT INTO api_tokens (company_id, token_hash, hint, created_at) VALUES (?, ?, ?, ?)');
-  const byHash = q<[string], Row & { token_hash: string }>(
-    'SELECT c.*, t.token_hash FROM api_tokens t JOIN companies c ON c.id = t.company_id WHERE t.token_hash = ?',
+  const insertToken = q<[number, string, string, string, string | null, number]>(
+    'INSERT INTO api_tokens (company_id, token_hash, hint, created_at, name, read_only) VALUES (?, ?, ?, ?, ?, ?)',
   );
+  const nameToken = q<[number]>("UPDATE api_tokens SET name = 'token-' || id WHERE id = ? AND name IS NULL");
+  const tokenById = q<[number]>('SELECT id, company_id, name, read_only, hint, created_at, revoked_at FROM api_tokens WHERE id = ?');
+  const tokensOf = q<[number]>('SELECT id, company_id, name, read_only, hint, created_at, revoked_at FROM api_tokens WHERE company_id = ? ORDER BY id');
+  const allTokens = q<[]>('SELECT id, company_id, name, read_only, hint, created_at, revoked_at FROM api_tokens ORDER BY company_id, id');
+  const revoke = q<[string, number, number]>('UPDATE api_tokens SET revoked_at = ? WHERE company_id = ? AND id = ? AND revoked_at IS NULL');
+  const byHash = q<[string], Row & { token_hash: string; token_id: number; token_name: string; token_read_only: number; token_revoked_at: string | null }>(`
+    SELECT c.*, t.token_hash, t.id AS token_id, t.name AS token_name, t.read_only AS token_read_only, t.revoked_at AS token_revoked_at
+    FROM api_tokens t JOIN companies c ON c.id = t.company_id WHERE t.token_hash = ?`);
   const companyById = q<[number]>('SELECT * FROM companies WHERE id = ?');
-  const allCompanies = q<[]>('SELECT c.*, (SELECT COUNT(*) FROM api_tokens t WHERE t.company_id = c.id) AS tokens FROM companies c ORDER BY c.id');
+  const allCompanies = q<[]>('SELECT c.*, (SELECT COUNT(*) FROM api_tokens t WHERE t.company_id = c.id AND t.revoked_at IS NULL) AS tokens FROM companies c ORDER BY c.id');
   const totals = q<[string, number], CompanyTotals>(`
     SELECT t.balance_pix, t.balance_card, t.balance_bank_slip, t.paid_total,
       COALESCE((SELECT total FROM company_paid_months m WHERE m.company_id = t.company_id AND m.month = ?), 0) AS paid_month
@@ -121,7 +134,9 @@ export function createRepos(db: Db): Writes {
   const invoiceById = q<[number, number]>('SELECT * FROM invoices WHERE company_id = ? AND id = ?');
   const invoiceBySecureId = q<[number, string]>('SELECT * FROM invoices WHERE company_id = ? AND secure_id = ?');
   const invoiceByToken = q<[string]>('SELECT * FROM invoices WHERE token_checkout = ?');
-  const timeline = q<[number], TimelineEntry>('SELECT id, status, note, at FROM timeline WHERE invoice_id = ? ORDER BY id');
+  const timeline = q<[number], TimelineEntry>(
+    'SELECT t.id, t.status, t.note, t.at, k.name AS by FROM timeline t LEFT JOIN api_tokens k ON k.id = t.token_id WHERE t.invoice_id = ? ORDER BY t.id',
+  );
   const refunds = q<[number], Refund>('SELECT id, amount, reason, created_at FROM refunds WHERE invoice_id = ? ORDER BY id');
   const movements = q<[number], Movement>(
     'SELECT id, type, amount, balance, description, created_at FROM financial_movements WHERE invoice_id = ? ORDER BY id',
@@ -139,7 +154,7 @@ export function createRepos(db: Db): Writes {
   const addRefunded = q<[{ amount: number; at: string; id: number }]>(`
     UPDATE invoices SET refunded_amount = refunded_amount + @amount, updated_at = @at
     WHERE id = @id AND status = 'paid' AND @amount > 0 AND refunded_amount + @amount <= amount`);
-  const insertTimeline = q<[number, string, string, string]>('INSERT INTO timeline (invoice_id, status, note, at) VALUES (?, ?, ?, ?)');
+  const insertTimeline = q<[number, string, string, string, number | null]>('INSERT INTO timeline (invoice_id, status, note, at, token_id) VALUES (?, ?, ?, ?, ?)');
   const insertMovement = q<[number, number, string, number, string, string, string]>(`
     INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const dueForExpiry = q<[string, number]>("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT ?");
@@ -233,8 +248,12 @@ export function createRepos(db: Db): Writes {
         const hash = hashToken(token);
         const row = byHash.get(hash);
         if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-        const { token_hash: _hash, ...company } = row;
-        return toCompany(company);
+        if (row.token_revoked_at !== null) return undefined;
+        const { token_hash: _hash, token_id, token_name, token_read_only, token_revoked_at: _revoked, ...company } = row;
+        return { company: toCompany(company), token: { id: token_id, name: token_name, read_only: token_read_only === 1 } };
+      },
+      async tokens(companyId) {
+        return (companyId === undefined ? allTokens.all() : tokensOf.all(companyId)).map(toToken);
       },
       async get(id) {
         const row = companyById.get(id);
@@ -254,8 +273,21 @@ export function createRepos(db: Db): Writes {
         insertTotals.run(id);
         return id;
       },
-      async addToken(companyId, token, now) {
-        insertToken.run(companyId, hashToken(token), maskToken(token), now);
+      async addToken(companyId, token, now, options = {}) {
+        let id: number;
+        try {
+          id = Number(insertToken.run(companyId, hashToken(token), maskToken(token), now, options.name ?? null, options.readOnly ? 1 : 0).lastInsertRowid);
+        } catch (error) {
+          if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && /name/.test((error as Error).message)) throw new TokenNameTaken(options.name ?? '');
+          throw error;
+        }
+        nameToken.run(id);
+        const row = tokenById.get(id);
+        if (!row) throw new Error(`token ${id} vanished inside its own transaction`);
+        return toToken(row);
+      },
+      async revokeToken(companyId, id, now) {
+        return revoke.run(now, companyId, id).changes === 1;
       },
     },
     invoices: {
@@ -291,9 +323,9 @@ export function createRepos(db: Db): Writes {
         });
         return result.changes === 1;
       },
-      async addTimeline(invoiceId: number, status: Status, note: string, at: string) {
-        const id = Number(insertTimeline.run(invoiceId, status, note, at).lastInsertRowid);
-        return { id, status, note, at };
+      async addTimeline(invoiceId: number, status: Status, note: string, at: string, by?: Access['token'] | null) {
+        const id = Number(insertTimeline.run(invoiceId, status, note, at, by?.id ?? null).lastInsertRowid);
+        return { id, status, note, at, by: by?.name ?? null };
       },
       async addRefund(invoiceId, amount, reason, at) {
         if (addRefunded.run({ amount, at, id: invoiceId }).changes !== 1) return false;
