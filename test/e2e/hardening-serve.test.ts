@@ -2,7 +2,7 @@
 // port that creates nothing, owner-only files, files that are not databases, and the login line of
 // `serve company add`.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -187,5 +187,35 @@ describe('read-only files and folders', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^pinvoice: cannot open database ${db}: .*\\n$`));
     noStackTrace(result.stderr);
+  });
+});
+
+describe('a --db that is a URL', () => {
+  it.each([
+    [['serve', '--port', '0'], 'postgres://user:secret@127.0.0.1:5432/pinvoice', 'is a PostgreSQL URL, and this version of pinvoice serve stores its data in SQLite only'],
+    [['serve', 'company', 'list'], 'postgresql://127.0.0.1/pinvoice', 'is a PostgreSQL URL'],
+    [['serve', 'token', 'list'], 'mysql://127.0.0.1/pinvoice', 'is a URL of a kind pinvoice does not know (mysql://)'],
+  ])('%j --db %s is refused, exit 2, and no file named after the URL appears', async (args, url, why) => {
+    const env = tempHome();
+    const cwd = env.HOME ?? '';
+    const result = await new Promise<RunResult>((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args, '--db', url], { cwd, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr.startsWith(`pinvoice: --db ${url} ${why}`), result.stderr).toBe(true);
+    expect(result.stderr.split('\n')).toHaveLength(2);
+    expect(readdirSync(cwd).filter((name) => name.includes(':'))).toEqual([]);
+  });
+
+  it('says so when the URL came from PINVOICE_DB', async () => {
+    const env = { ...tempHome(), PINVOICE_DB: 'postgres://127.0.0.1/pinvoice' };
+    const result = await run(['serve', '--port', '0'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('(it came from PINVOICE_DB)');
   });
 });

@@ -3,6 +3,7 @@
 import { createOutput, type Output } from '../../cli/output.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { defaultDbPath } from '../../cli/paths.js';
+import { checkedDb } from './with-store.js';
 import { formatCnpj } from '../../domain/document.js';
 import { ListenError, startServer, type RunningServer } from '../../server/serve.js';
 import { DatabaseOpenError } from '../../server/store/port.js';
@@ -65,7 +66,7 @@ async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
 
 export async function serve(flags: ServeFlags): Promise<void> {
   const out = createOutput({});
-  const db = flags.db ?? defaultDbPath();
+  const db = checkedDb(flags.db ?? defaultDbPath());
   const server = await start(flags, db);
   out.data(`listening on ${server.url}`);
   announceSeed(out, server, db);

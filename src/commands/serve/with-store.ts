@@ -1,14 +1,23 @@
 // Opens the server's store on --db (default: as for serve) for a command that works on the file
 // directly, also while servers run on it, and closes it after.
-import { CliError, EXIT } from '../../cli/errors.js';
+import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { defaultDbPath } from '../../cli/paths.js';
 import { openStore } from '../../server/store/index.js';
+import { locationProblem } from '../../server/store/location.js';
 import { DatabaseOpenError, type Store } from '../../server/store/port.js';
+
+/** The --db (or $PINVOICE_DB) as given, or a usage error (exit 2) when it is a URL this version cannot open. */
+export function checkedDb(db: string): string {
+  const problem = locationProblem(db);
+  if (problem) throw usageError(`--db ${db} ${problem}${process.env.PINVOICE_DB === db ? ' (it came from PINVOICE_DB)' : ''}`);
+  return db;
+}
 
 export async function withStore<T>(db: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
   let store: Store;
+  const location = checkedDb(db ?? defaultDbPath());
   try {
-    store = openStore(db ?? defaultDbPath());
+    store = openStore(location);
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
     throw error;
