@@ -1,0 +1,117 @@
+// The PostgreSQL engine of the store port (work in progress, issue 12; not yet reachable from --db):
+// a pool; each transaction on a client of its own (BEGIN … COMMIT), so nodes and requests run side
+// by side and the store's compare-and-sets and unique keys keep them apart; migrations under an
+// advisory lock; a NOTIFY after a commit that recorded events wakes every node's dispatcher.
+import pg from 'pg';
+import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.js';
+import { PG_MIGRATIONS } from './migrations.js';
+import { createPgRepos } from './repos.js';
+
+const CHANNEL = 'pinvoice_events';
+/** any fixed number: the key of the advisory lock migrations take */
+const MIGRATION_LOCK = 0x70696e76;
+
+export interface PostgresStore extends Store {
+  readonly engine: 'postgres';
+  readonly pool: pg.Pool;
+}
+
+// int8 (ids, amounts) as numbers: every value pinvoice stores is far below 2^53.
+const types = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+};
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS pinvoice_schema (version INTEGER NOT NULL)');
+    const current = Number((await client.query('SELECT version FROM pinvoice_schema')).rows[0]?.version ?? 0);
+    if (current > PG_MIGRATIONS.length) {
+      throw new DatabaseOpenError(`the database was written by a newer pinvoice (schema ${current}, this one knows ${PG_MIGRATIONS.length})`);
+    }
+    if (current < PG_MIGRATIONS.length) {
+      await client.query('BEGIN');
+      for (let version = current; version < PG_MIGRATIONS.length; version++) await client.query(PG_MIGRATIONS[version] ?? '');
+      await client.query('DELETE FROM pinvoice_schema');
+      await client.query('INSERT INTO pinvoice_schema (version) VALUES ($1)', [PG_MIGRATIONS.length]);
+      await client.query('COMMIT');
+    }
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+}
+
+export async function openPostgresStore(url: string): Promise<PostgresStore> {
+  const pool = new pg.Pool({ connectionString: url, types, max: 10 });
+  pool.on('error', () => undefined); // an idle client that dies is replaced; the next query says what is wrong
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (error instanceof DatabaseOpenError) throw error;
+    throw new DatabaseOpenError(`cannot open database ${url.replace(/\/\/[^@/]*@/, '//…@')}: ${(error as Error).message}`);
+  }
+  const reads: Reads = createPgRepos(pool);
+  const listeners = new Set<() => void>();
+  let listener: pg.PoolClient | undefined;
+
+  async function listen(): Promise<void> {
+    if (listener) return;
+    listener = await pool.connect();
+    listener.on('notification', () => listeners.forEach((fn) => fn()));
+    await listener.query(`LISTEN ${CHANNEL}`);
+  }
+
+  return {
+    engine: 'postgres',
+    location: url,
+    pool,
+    ...reads,
+    async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let recorded = false;
+      const repos = createPgRepos(client);
+      const tx: Writes = {
+        ...repos,
+        events: {
+          ...repos.events,
+          insert: async (event) => {
+            recorded = true;
+            return repos.events.insert(event);
+          },
+          requeue: async (id, at) => {
+            recorded = true;
+            return repos.events.requeue(id, at);
+          },
+        },
+      };
+      try {
+        await client.query('BEGIN');
+        const result = await fn(tx);
+        if (recorded) await client.query(`NOTIFY ${CHANNEL}`);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    onEventsRecorded(fn) {
+      listeners.add(fn);
+      void listen().catch(() => undefined);
+      return () => void listeners.delete(fn);
+    },
+    async close() {
+      listener?.release();
+      await pool.end();
+    },
+  };
+}

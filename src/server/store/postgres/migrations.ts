@@ -1,0 +1,165 @@
+// PostgreSQL schema migrations, applied in order under an advisory lock (several nodes starting at
+// once migrate once); pinvoice_schema records how many have run. The schema is SQLite's at its
+// schema 6, in PostgreSQL's words: ids from sequences, times as ISO text (the answers show them as
+// stored), JSON as text (its bytes and key order are the record's). Never edit a shipped migration.
+
+export const PG_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE companies (
+    id BIGSERIAL PRIMARY KEY,
+    cnpj TEXT NOT NULL,
+    company_type TEXT NOT NULL,
+    corporate_reason TEXT NOT NULL,
+    fantasy_name TEXT NOT NULL,
+    url_website TEXT NOT NULL,
+    address TEXT NOT NULL,
+    address_city TEXT NOT NULL,
+    address_number TEXT NOT NULL,
+    address_postal_code TEXT NOT NULL,
+    address_province TEXT NOT NULL,
+    address_state TEXT NOT NULL,
+    bank_account TEXT NOT NULL,
+    bank_agency TEXT NOT NULL,
+    bank_digit TEXT NOT NULL,
+    bank_name TEXT NOT NULL,
+    bank_type TEXT NOT NULL,
+    fees TEXT NOT NULL,
+    blocked TEXT NOT NULL DEFAULT '{}',
+    is_custom BOOLEAN NOT NULL DEFAULT false,
+    webhook_secret TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE api_tokens (
+    id BIGSERIAL PRIMARY KEY,
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    token_hash TEXT NOT NULL UNIQUE,
+    hint TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    name TEXT,
+    read_only BOOLEAN NOT NULL DEFAULT false,
+    revoked_at TEXT
+  );
+  CREATE UNIQUE INDEX api_tokens_name ON api_tokens(company_id, name);
+  CREATE TABLE company_totals (
+    company_id BIGINT PRIMARY KEY REFERENCES companies(id),
+    balance_pix BIGINT NOT NULL DEFAULT 0,
+    balance_card BIGINT NOT NULL DEFAULT 0,
+    balance_bank_slip BIGINT NOT NULL DEFAULT 0,
+    paid_total BIGINT NOT NULL DEFAULT 0
+  );
+  CREATE TABLE company_paid_months (
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    month TEXT NOT NULL,
+    total BIGINT NOT NULL,
+    PRIMARY KEY (company_id, month)
+  );
+  CREATE TABLE customers (
+    id BIGSERIAL PRIMARY KEY,
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    document TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (company_id, document)
+  );
+  CREATE TABLE invoices (
+    id BIGSERIAL PRIMARY KEY,
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    secure_id TEXT NOT NULL UNIQUE,
+    token_checkout TEXT NOT NULL UNIQUE,
+    customer_id BIGINT NOT NULL REFERENCES customers(id),
+    method TEXT NOT NULL,
+    status TEXT NOT NULL,
+    amount BIGINT NOT NULL,
+    installments INTEGER NOT NULL,
+    refunded_amount BIGINT NOT NULL DEFAULT 0,
+    refused_reason TEXT,
+    postback_url TEXT NOT NULL,
+    ip TEXT,
+    payer TEXT NOT NULL,
+    items TEXT NOT NULL,
+    fee TEXT NOT NULL,
+    pix_code TEXT,
+    pix_txid TEXT,
+    boleto TEXT,
+    card TEXT,
+    expires_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    paid_at TEXT,
+    external_ref TEXT,
+    metadata TEXT
+  );
+  CREATE INDEX invoices_expiry ON invoices(expires_at) WHERE status = 'pending';
+  CREATE TABLE timeline (
+    id BIGSERIAL PRIMARY KEY,
+    invoice_id BIGINT NOT NULL REFERENCES invoices(id),
+    status TEXT NOT NULL,
+    note TEXT NOT NULL,
+    at TEXT NOT NULL,
+    token_id BIGINT REFERENCES api_tokens(id)
+  );
+  CREATE INDEX timeline_invoice ON timeline(invoice_id, id);
+  CREATE TABLE refunds (
+    id BIGSERIAL PRIMARY KEY,
+    invoice_id BIGINT NOT NULL REFERENCES invoices(id),
+    amount BIGINT NOT NULL,
+    reason TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX refunds_invoice ON refunds(invoice_id, id);
+  CREATE TABLE financial_movements (
+    id BIGSERIAL PRIMARY KEY,
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    invoice_id BIGINT NOT NULL REFERENCES invoices(id),
+    type TEXT NOT NULL,
+    amount BIGINT NOT NULL,
+    balance TEXT NOT NULL,
+    description TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX movements_invoice ON financial_movements(invoice_id, id);
+  CREATE TABLE idempotency_keys (
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    operation TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status_code INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (company_id, operation, key)
+  );
+  CREATE INDEX idempotency_created ON idempotency_keys(created_at);
+  CREATE TABLE events (
+    id BIGSERIAL PRIMARY KEY,
+    public_id TEXT NOT NULL,
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    invoice_id BIGINT NOT NULL REFERENCES invoices(id),
+    type TEXT NOT NULL,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL DEFAULT '',
+    snapshot TEXT,
+    created_at TEXT NOT NULL,
+    state TEXT NOT NULL,
+    tries INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    delivered_at TEXT,
+    claimed_by TEXT,
+    lease_until TEXT,
+    UNIQUE (public_id)
+  );
+  CREATE INDEX events_invoice ON events(invoice_id, id);
+  CREATE INDEX events_due ON events(next_attempt_at) WHERE state = 'pending';
+  CREATE TABLE delivery_attempts (
+    id BIGSERIAL PRIMARY KEY,
+    event_id BIGINT NOT NULL REFERENCES events(id),
+    url TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    status_code INTEGER,
+    error TEXT,
+    response_excerpt TEXT
+  );
+  CREATE INDEX attempts_event ON delivery_attempts(event_id, id);
+  `,
+];

@@ -1,0 +1,296 @@
+// The PostgreSQL engine's repositories over one queryable (the pool for reads, a client for a
+// transaction): the same port as SQLite's, in PostgreSQL's SQL, rows decoded before anything above
+// sees them. Work in progress (issue 12): not yet reachable from --db.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type pg from 'pg';
+import { maskToken } from '../../../domain/secrets.js';
+import type { Status } from '../../../domain/status.js';
+import { decodeSnapshot, encodeSnapshot } from '../snapshot-codec.js';
+import {
+  TokenNameTaken,
+  type Access, type ApiToken, type BalanceName, type Company, type CompanyTotals, type Customer, type DeliveryAttempt,
+  type EventSnapshot, type Invoice, type InvoiceAggregate, type Movement, type NewInvoice, type PostbackEvent, type Refund,
+  type TimelineEntry, type Writes,
+} from '../port.js';
+
+type Row = Record<string, unknown>;
+export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+const json = <T>(text: unknown): T => JSON.parse(text as string) as T;
+const jsonOrNull = <T>(text: unknown): T | null => (text === null || text === undefined ? null : json<T>(text));
+const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+const INVOICE_COLUMNS = [
+  'id', 'company_id', 'secure_id', 'token_checkout', 'customer_id', 'method', 'status', 'amount', 'installments',
+  'refunded_amount', 'refused_reason', 'postback_url', 'ip', 'payer', 'items', 'fee', 'pix_code', 'pix_txid', 'boleto',
+  'card', 'expires_at', 'created_at', 'updated_at', 'paid_at', 'external_ref', 'metadata',
+] as const;
+const BALANCE_COLUMNS: readonly BalanceName[] = ['balance_pix', 'balance_card', 'balance_bank_slip'];
+
+function toCompany(row: Row): Company {
+  const { token_hash: _h, token_id: _i, token_name: _n, token_read_only: _r, token_revoked_at: _v, tokens: _t, ...rest } = row;
+  return { ...(rest as unknown as Company), fees: json(row.fees), blocked: json(row.blocked), is_custom: row.is_custom === true };
+}
+
+function toInvoice(row: Row): Invoice {
+  const r = row as unknown as Record<keyof Invoice, never>;
+  return {
+    id: r.id, company_id: r.company_id, secure_id: r.secure_id, token_checkout: r.token_checkout, customer_id: r.customer_id,
+    method: r.method, status: r.status, amount: r.amount, installments: r.installments, refunded_amount: r.refunded_amount,
+    refused_reason: r.refused_reason, postback_url: r.postback_url, ip: r.ip,
+    payer: json(row.payer), items: json(row.items), fee: json(row.fee),
+    pix_code: r.pix_code, pix_txid: r.pix_txid, boleto: jsonOrNull(row.boleto), card: jsonOrNull(row.card),
+    expires_at: r.expires_at, created_at: r.created_at, updated_at: r.updated_at, paid_at: r.paid_at,
+    external_ref: r.external_ref, metadata: jsonOrNull(row.metadata),
+  };
+}
+
+function toToken(row: Row): ApiToken {
+  const r = row as unknown as Record<keyof ApiToken, never>;
+  return { id: r.id, company_id: r.company_id, name: r.name, read_only: row.read_only === true, hint: r.hint, created_at: r.created_at, revoked_at: r.revoked_at };
+}
+
+function toEvent(row: Row): PostbackEvent {
+  const r = row as unknown as Record<keyof PostbackEvent, never>;
+  return {
+    id: r.id, public_id: r.public_id, company_id: r.company_id, invoice_id: r.invoice_id, type: r.type, url: r.url,
+    body: row.body === '' ? null : json(row.body),
+    snapshot: typeof row.snapshot === 'string' ? decodeSnapshot(row.snapshot, row.created_at as string) : null,
+    created_at: r.created_at, state: r.state, tries: r.tries, next_attempt_at: r.next_attempt_at, delivered_at: r.delivered_at,
+  };
+}
+
+const HEAD = `e.state = 'pending'
+  AND NOT EXISTS (SELECT 1 FROM events p WHERE p.invoice_id = e.invoice_id AND p.id < e.id AND p.state = 'pending')`;
+const TOKEN_COLUMNS = 'id, company_id, name, read_only, hint, created_at, revoked_at';
+const NO_TOTALS: CompanyTotals = { balance_pix: 0, balance_card: 0, balance_bank_slip: 0, paid_total: 0, paid_month: 0 };
+
+export function createPgRepos(db: Queryable): Writes {
+  const rows = async (sql: string, params: unknown[] = []): Promise<Row[]> => (await db.query(sql, params)).rows as Row[];
+  const one = async (sql: string, params: unknown[] = []): Promise<Row | undefined> => (await rows(sql, params))[0];
+  const count = async (sql: string, params: unknown[] = []): Promise<number> => (await db.query(sql, params)).rowCount ?? 0;
+
+  const totalsOf = async (companyId: number, month: string): Promise<CompanyTotals> =>
+    ((await one(`SELECT t.balance_pix, t.balance_card, t.balance_bank_slip, t.paid_total,
+        COALESCE((SELECT total FROM company_paid_months m WHERE m.company_id = t.company_id AND m.month = $1), 0) AS paid_month
+      FROM company_totals t WHERE t.company_id = $2`, [month, companyId])) as unknown as CompanyTotals | undefined) ?? NO_TOTALS;
+  const findInvoice = (companyId: number, ref: string) =>
+    /^\d{1,15}$/.test(ref)
+      ? one('SELECT * FROM invoices WHERE company_id = $1 AND id = $2', [companyId, Number(ref)])
+      : one('SELECT * FROM invoices WHERE company_id = $1 AND secure_id = $2', [companyId, ref]);
+
+  return {
+    companies: {
+      async authenticate(token) {
+        const hash = hashToken(token);
+        const row = await one(`SELECT c.*, t.token_hash, t.id AS token_id, t.name AS token_name, t.read_only AS token_read_only,
+            t.revoked_at AS token_revoked_at FROM api_tokens t JOIN companies c ON c.id = t.company_id WHERE t.token_hash = $1`, [hash]);
+        if (!row || !timingSafeEqual(Buffer.from(row.token_hash as string, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+        if (row.token_revoked_at !== null) return undefined;
+        const access: Access = { company: toCompany(row), token: { id: row.token_id as number, name: row.token_name as string, read_only: row.token_read_only === true } };
+        return access;
+      },
+      async tokens(companyId) {
+        return (companyId === undefined
+          ? await rows(`SELECT ${TOKEN_COLUMNS} FROM api_tokens ORDER BY company_id, id`)
+          : await rows(`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE company_id = $1 ORDER BY id`, [companyId])).map(toToken);
+      },
+      async get(id) {
+        const row = await one('SELECT * FROM companies WHERE id = $1', [id]);
+        return row && toCompany(row);
+      },
+      async list() {
+        return (await rows('SELECT c.*, (SELECT COUNT(*) FROM api_tokens t WHERE t.company_id = c.id AND t.revoked_at IS NULL) AS tokens FROM companies c ORDER BY c.id'))
+          .map((row) => ({ ...toCompany(row), tokens: Number(row.tokens) }));
+      },
+      async hasToken(token) {
+        return (await one('SELECT 1 FROM api_tokens WHERE token_hash = $1', [hashToken(token)])) !== undefined;
+      },
+      totals: totalsOf,
+      async create(profile, fees, webhookSecret, now) {
+        const p = profile;
+        const row = await one(`INSERT INTO companies (cnpj, company_type, corporate_reason, fantasy_name, url_website, address, address_city,
+            address_number, address_postal_code, address_province, address_state, bank_account, bank_agency, bank_digit, bank_name,
+            bank_type, fees, webhook_secret, created_at, updated_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19) RETURNING id`,
+        [p.cnpj, p.company_type, p.corporate_reason, p.fantasy_name, p.url_website, p.address, p.address_city, p.address_number,
+          p.address_postal_code, p.address_province, p.address_state, p.bank_account, p.bank_agency, p.bank_digit, p.bank_name,
+          p.bank_type, JSON.stringify(fees), webhookSecret, now]);
+        const id = row?.id as number;
+        await db.query('INSERT INTO company_totals (company_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+        return id;
+      },
+      async addToken(companyId, token, now, options = {}) {
+        let row: Row | undefined;
+        try {
+          row = await one(`INSERT INTO api_tokens (company_id, token_hash, hint, created_at, name, read_only) VALUES ($1, $2, $3, $4, $5, $6)
+            RETURNING ${TOKEN_COLUMNS}`, [companyId, hashToken(token), maskToken(token), now, options.name ?? null, options.readOnly === true]);
+        } catch (error) {
+          if ((error as { code?: string; constraint?: string }).constraint === 'api_tokens_name') throw new TokenNameTaken(options.name ?? '');
+          throw error;
+        }
+        if (row && row.name === null) row = await one(`UPDATE api_tokens SET name = 'token-' || id WHERE id = $1 RETURNING ${TOKEN_COLUMNS}`, [row.id]);
+        if (!row) throw new Error('a token insert returned nothing');
+        return toToken(row);
+      },
+      async revokeToken(companyId, id, now) {
+        return (await count('UPDATE api_tokens SET revoked_at = $1 WHERE company_id = $2 AND id = $3 AND revoked_at IS NULL', [now, companyId, id])) === 1;
+      },
+    },
+    invoices: {
+      async find(companyId, ref) {
+        const row = await findInvoice(companyId, ref);
+        return row && toInvoice(row);
+      },
+      async aggregate(companyId, ref, month): Promise<InvoiceAggregate | undefined> {
+        const row = await findInvoice(companyId, ref);
+        if (!row) return undefined;
+        const invoice = toInvoice(row);
+        const customer = (await one('SELECT id, created_at, updated_at FROM customers WHERE id = $1', [invoice.customer_id])) as unknown as Customer | undefined;
+        if (!customer) throw new Error(`invoice ${invoice.id} has no customer row`);
+        return {
+          invoice,
+          customer,
+          timeline: (await rows('SELECT t.id, t.status, t.note, t.at, k.name AS by FROM timeline t LEFT JOIN api_tokens k ON k.id = t.token_id WHERE t.invoice_id = $1 ORDER BY t.id', [invoice.id])) as unknown as TimelineEntry[],
+          refunds: invoice.refunded_amount > 0 ? ((await rows('SELECT id, amount, reason, created_at FROM refunds WHERE invoice_id = $1 ORDER BY id', [invoice.id])) as unknown as Refund[]) : [],
+          movements: invoice.paid_at !== null
+            ? ((await rows('SELECT id, type, amount, balance, description, created_at FROM financial_movements WHERE invoice_id = $1 ORDER BY id', [invoice.id])) as unknown as Movement[])
+            : [],
+          totals: await totalsOf(companyId, month),
+        };
+      },
+      async byCheckoutToken(token) {
+        const row = await one('SELECT * FROM invoices WHERE token_checkout = $1', [token]);
+        return row && toInvoice(row);
+      },
+      async dueForExpiry(now, limit) {
+        return (await rows("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2", [now, limit])).map(toInvoice);
+      },
+      async allocateId() {
+        return Number((await one("SELECT nextval('invoices_id_seq') AS id"))?.id);
+      },
+      async insert(invoice: NewInvoice) {
+        const row: Row = {
+          ...invoice, payer: JSON.stringify(invoice.payer), items: JSON.stringify(invoice.items), fee: JSON.stringify(invoice.fee),
+          boleto: textOrNull(invoice.boleto), card: textOrNull(invoice.card), metadata: textOrNull(invoice.metadata),
+        };
+        await db.query(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+          INVOICE_COLUMNS.map((column) => row[column]));
+      },
+      async upsertCustomer(companyId, document, now) {
+        const row = await one(`INSERT INTO customers (company_id, document, created_at, updated_at) VALUES ($1, $2, $3, $3)
+          ON CONFLICT (company_id, document) DO UPDATE SET updated_at = excluded.updated_at RETURNING id, created_at, updated_at`, [companyId, document, now]);
+        if (!row) throw new Error('customer upsert returned nothing');
+        return row as unknown as Customer;
+      },
+      async changeStatus(change) {
+        return (await count(`UPDATE invoices SET status = $1, updated_at = $2, paid_at = COALESCE($3, paid_at),
+            refused_reason = COALESCE($4, refused_reason), card = COALESCE($5, card) WHERE id = $6 AND status = $7`,
+        [change.to, change.at, change.paid_at ?? null, change.refused_reason ?? null, textOrNull(change.card ?? null), change.id, change.from])) === 1;
+      },
+      async addTimeline(invoiceId: number, status: Status, note: string, at: string, by?: Access['token'] | null) {
+        const row = await one('INSERT INTO timeline (invoice_id, status, note, at, token_id) VALUES ($1, $2, $3, $4, $5) RETURNING id', [invoiceId, status, note, at, by?.id ?? null]);
+        return { id: row?.id as number, status, note, at, by: by?.name ?? null };
+      },
+      async addRefund(invoiceId, amount, reason, at) {
+        const added = await count(`UPDATE invoices SET refunded_amount = refunded_amount + $1, updated_at = $2
+          WHERE id = $3 AND status = 'paid' AND $1 > 0 AND refunded_amount + $1 <= amount`, [amount, at, invoiceId]);
+        if (added !== 1) return false;
+        await db.query('INSERT INTO refunds (invoice_id, amount, reason, created_at) VALUES ($1, $2, $3, $4)', [invoiceId, amount, reason, at]);
+        return true;
+      },
+      async addMovement(movement) {
+        const { company_id, invoice_id, type, amount, balance, description, created_at } = movement;
+        const row = await one(`INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, [company_id, invoice_id, type, amount, balance, description, created_at]);
+        if (!BALANCE_COLUMNS.includes(balance)) throw new Error(`unknown balance ${balance}`);
+        await db.query(`INSERT INTO company_totals (company_id, ${balance}) VALUES ($1, $2)
+          ON CONFLICT (company_id) DO UPDATE SET ${balance} = company_totals.${balance} + excluded.${balance}`, [company_id, amount]);
+        return { id: row?.id as number, type, amount, balance, description, created_at };
+      },
+      async countPaid(companyId, amount, paidAt) {
+        await db.query(`INSERT INTO company_totals (company_id, paid_total) VALUES ($1, $2)
+          ON CONFLICT (company_id) DO UPDATE SET paid_total = company_totals.paid_total + excluded.paid_total`, [companyId, amount]);
+        await db.query(`INSERT INTO company_paid_months (company_id, month, total) VALUES ($1, $2, $3)
+          ON CONFLICT (company_id, month) DO UPDATE SET total = company_paid_months.total + excluded.total`, [companyId, paidAt.slice(0, 7), amount]);
+      },
+      async marks(invoiceId) {
+        const row = await one(`SELECT
+          COALESCE((SELECT MAX(id) FROM timeline WHERE invoice_id = $1), 0) AS timeline,
+          COALESCE((SELECT MAX(id) FROM refunds WHERE invoice_id = $1), 0) AS refunds,
+          COALESCE((SELECT MAX(id) FROM financial_movements WHERE invoice_id = $1), 0) AS movements,
+          (SELECT c.updated_at FROM invoices i JOIN customers c ON c.id = i.customer_id WHERE i.id = $1) AS customer_updated_at`, [invoiceId]);
+        if (!row) throw new Error(`no marks for invoice ${invoiceId}`);
+        return { upto: { timeline: Number(row.timeline), refunds: Number(row.refunds), movements: Number(row.movements) }, customer_updated_at: row.customer_updated_at as string };
+      },
+    },
+    events: {
+      async forInvoice(invoiceId) {
+        return (await rows('SELECT * FROM events WHERE invoice_id = $1 ORDER BY id', [invoiceId])).map(toEvent);
+      },
+      async find(companyId, publicId) {
+        const row = await one('SELECT * FROM events WHERE company_id = $1 AND public_id = $2', [companyId, publicId]);
+        return row && toEvent(row);
+      },
+      async get(id) {
+        const row = await one('SELECT * FROM events WHERE id = $1', [id]);
+        return row && toEvent(row);
+      },
+      async attempts(eventId) {
+        return (await rows('SELECT * FROM delivery_attempts WHERE event_id = $1 ORDER BY id', [eventId])) as unknown as DeliveryAttempt[];
+      },
+      async nextDueAt() {
+        const row = await one(`SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${HEAD}`);
+        return (row?.at as string | null) ?? null;
+      },
+      async insert(event) {
+        const snapshot = event.snapshot && encodeSnapshot(event.snapshot, event.created_at);
+        await db.query(`INSERT INTO events (public_id, company_id, invoice_id, type, url, body, snapshot, created_at, state, next_attempt_at)
+          VALUES ($1, $2, $3, $4, $5, '', $6, $7, $8, $9)`,
+        [event.public_id, event.company_id, event.invoice_id, event.type, event.url, snapshot, event.created_at, event.state, event.next_attempt_at]);
+      },
+      // Claimed rows are locked and skipped by other nodes (FOR UPDATE SKIP LOCKED), then leased.
+      async claimDue(now, limit, node, leaseUntil) {
+        const claimed = await rows(`UPDATE events SET claimed_by = $3, lease_until = $4 WHERE id IN (
+            SELECT e.id FROM events e WHERE ${HEAD} AND e.next_attempt_at <= $1 AND (e.lease_until IS NULL OR e.lease_until <= $1)
+            ORDER BY e.next_attempt_at, e.id LIMIT $2 FOR UPDATE SKIP LOCKED)
+          RETURNING *`, [now, limit, node, leaseUntil]);
+        return claimed.map(toEvent).sort((a, b) => (a.next_attempt_at ?? '').localeCompare(b.next_attempt_at ?? '') || a.id - b.id);
+      },
+      async recordAttempt(attempt, outcome, node) {
+        await db.query(`INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt)
+          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [attempt.event_id, attempt.url, attempt.started_at, attempt.duration_ms, attempt.status_code, attempt.error, attempt.response_excerpt]);
+        return (await count(`UPDATE events SET state = $1, tries = tries + 1, next_attempt_at = $2,
+            delivered_at = COALESCE($3, delivered_at), claimed_by = NULL, lease_until = NULL
+          WHERE id = $4 AND claimed_by = $5 AND state = 'pending'`,
+        [outcome.state, outcome.next_attempt_at, outcome.delivered_at, attempt.event_id, node])) === 1;
+      },
+      async releaseClaims(node) {
+        await db.query("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE state = 'pending' AND claimed_by = $1", [node]);
+      },
+      async requeue(id, at) {
+        await db.query("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2", [at, id]);
+      },
+    },
+    idempotency: {
+      async get(companyId, operation, key) {
+        const row = await one('SELECT request_hash, status_code, response, created_at FROM idempotency_keys WHERE company_id = $1 AND operation = $2 AND key = $3', [companyId, operation, key]);
+        return row && { request_hash: row.request_hash as string, status_code: row.status_code as number, response: json(row.response), created_at: row.created_at as string };
+      },
+      async put(companyId, operation, key, stored, now) {
+        await db.query(`INSERT INTO idempotency_keys (company_id, operation, key, request_hash, status_code, response, created_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7)
+          ON CONFLICT (company_id, operation, key) DO UPDATE SET request_hash = excluded.request_hash,
+            status_code = excluded.status_code, response = excluded.response, created_at = excluded.created_at`,
+        [companyId, operation, key, stored.request_hash, stored.status_code, JSON.stringify(stored.response), now]);
+      },
+      async purgeBefore(cutoff) {
+        return count('DELETE FROM idempotency_keys WHERE created_at < $1', [cutoff]);
+      },
+    },
+  };
+}
+
+export type { EventSnapshot };
