@@ -82,6 +82,7 @@ export function addCompany(store: Store, options: NewCompany, random: (n: number
  */
 export function seedStore(store: Store, token: string | undefined, random: (n: number) => Uint8Array, now: Date): Promise<CreatedCompany | undefined> {
   return store.transaction(async (tx) => {
+    await tx.lock('pinvoice:seed');
     const [first] = await tx.companies.list();
     if (!first) return insertCompany(tx, { token }, random, now);
     if (token && !(await tx.companies.hasToken(token))) await tx.companies.addToken(first.id, token, now.toISOString());

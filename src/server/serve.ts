@@ -6,7 +6,7 @@ import { listenMessage } from '../base/listen-message.js';
 import { createApp } from './app.js';
 import type { ServerSettings } from './config.js';
 import { seedStore, type CreatedCompany } from './seed.js';
-import { openStore, type StoreOptions } from './store/index.js';
+import { connectStore, type StoreOptions } from './store/index.js';
 import type { Store } from './store/port.js';
 
 export interface ServeOptions extends ServerSettings, StoreOptions {
@@ -43,7 +43,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   };
   try {
-    store = openStore(db, { durability });
+    store = await connectStore(db, { durability });
     app = createApp({ ...settings, store, version });
     await listen(app, host, port);
     const seeded = await seedStore(store, token, random, new Date());

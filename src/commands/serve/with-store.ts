@@ -2,7 +2,7 @@
 // directly, also while servers run on it, and closes it after.
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { defaultDbPath } from '../../cli/paths.js';
-import { openStore } from '../../server/store/index.js';
+import { connectStore } from '../../server/store/index.js';
 import { locationProblem } from '../../server/store/location.js';
 import { DatabaseOpenError, type Store } from '../../server/store/port.js';
 
@@ -17,7 +17,7 @@ export async function withStore<T>(db: string | undefined, fn: (store: Store) =>
   let store: Store;
   const location = checkedDb(db ?? defaultDbPath());
   try {
-    store = openStore(location);
+    store = await connectStore(location);
   } catch (error) {
     if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
     throw error;

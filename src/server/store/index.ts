@@ -1,12 +1,21 @@
 // Opens the store for a --db: the engine is chosen here and nowhere else.
-import { locationProblem } from './location.js';
-import { DatabaseOpenError } from './port.js';
+import { isPostgresUrl, locationProblem } from './location.js';
+import { DatabaseOpenError, type Store } from './port.js';
 import type { OpenOptions } from './sqlite/database.js';
 import { openSqliteStore, type SqliteStore } from './sqlite/index.js';
 
 export type { Store, Writes, Reads } from './port.js';
 export type StoreOptions = OpenOptions;
 
+/** The store a --db names: PostgreSQL for a postgres:// URL, SQLite otherwise. */
+export async function connectStore(location: string, options: StoreOptions = {}): Promise<Store> {
+  const problem = locationProblem(location);
+  if (problem) throw new DatabaseOpenError(`--db ${location} ${problem}`);
+  if (isPostgresUrl(location)) return (await import('./postgres/index.js')).openPostgresStore(location);
+  return openSqliteStore(location, options);
+}
+
+/** A SQLite store (a file, or :memory:), opened at once. */
 export function openStore(location: string, options: StoreOptions = {}): SqliteStore {
   const problem = locationProblem(location);
   if (problem) throw new DatabaseOpenError(`--db ${location} ${problem}`);

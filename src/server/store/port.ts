@@ -263,6 +263,11 @@ export interface Reads {
 }
 
 export interface Writes {
+  /**
+   * Makes transactions that take the same named lock run one after another from here to their end
+   * (on SQLite every write transaction already does; PostgreSQL takes an advisory lock).
+   */
+  lock(name: string): Promise<void>;
   companies: CompanyReads & {
     create(profile: CompanyProfile, fees: FeeSchedules, webhookSecret: string, now: string): Promise<number>;
     /** answers the new token's record; a name the company already uses is refused (TokenNameTaken) */

@@ -81,6 +81,10 @@ export function createPgRepos(db: Queryable): Writes {
       : one('SELECT * FROM invoices WHERE company_id = $1 AND secure_id = $2', [companyId, ref]);
 
   return {
+    async lock(name) {
+      // hashtext: a 32-bit key from the name; the lock ends with the transaction
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+    },
     companies: {
       async authenticate(token) {
         const hash = hashToken(token);
