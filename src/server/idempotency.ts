@@ -44,6 +44,8 @@ export function oncePerKey(
 ): Promise<Answer> {
   const hash = hashBody(scope.body);
   return store.transaction(async (tx) => {
+    // requests with one key, on any node, take their turn: the first creates, the others replay it
+    await tx.lock(`idempotency:${scope.companyId}:${scope.operation}:${scope.key}`);
     const previous = await tx.idempotency.get(scope.companyId, scope.operation, scope.key);
     const fresh = previous && Date.parse(previous.created_at) > scope.now.getTime() - IDEMPOTENCY_WINDOW_MS;
     if (previous && fresh) {

@@ -192,9 +192,9 @@ describe('read-only files and folders', () => {
 
 describe('a --db that is a URL', () => {
   it.each([
-    [['serve', '--port', '0'], 'postgres://user:secret@127.0.0.1:5432/pinvoice', 'is a PostgreSQL URL, and this version of pinvoice serve stores its data in SQLite only'],
-    [['serve', 'company', 'list'], 'postgresql://127.0.0.1/pinvoice', 'is a PostgreSQL URL'],
-    [['serve', 'token', 'list'], 'mysql://127.0.0.1/pinvoice', 'is a URL of a kind pinvoice does not know (mysql://)'],
+    [['serve', '--port', '0'], 'mysql://user:secret@127.0.0.1:3306/pinvoice', 'is a URL of a kind pinvoice does not know (mysql://)'],
+    [['serve', 'company', 'list'], 'sqlite:///tmp/x.db', 'is a URL of a kind pinvoice does not know (sqlite://)'],
+    [['serve', 'token', 'list'], 'redis://127.0.0.1/0', 'is a URL of a kind pinvoice does not know (redis://)'],
   ])('%j --db %s is refused, exit 2, and no file named after the URL appears', async (args, url, why) => {
     const env = tempHome();
     const cwd = env.HOME ?? '';
@@ -213,7 +213,7 @@ describe('a --db that is a URL', () => {
   });
 
   it('says so when the URL came from PINVOICE_DB', async () => {
-    const env = { ...tempHome(), PINVOICE_DB: 'postgres://127.0.0.1/pinvoice' };
+    const env = { ...tempHome(), PINVOICE_DB: 'mysql://127.0.0.1/pinvoice' };
     const result = await run(['serve', '--port', '0'], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('(it came from PINVOICE_DB)');

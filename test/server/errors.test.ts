@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, startTestServer, validPix, type TestServer } from '../support/server.js';
+import { request, startTestServer, validPix, type TestServer, sql } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -102,10 +102,10 @@ describe('422 validation_failed', () => {
   });
 
   it('stores nothing for a rejected request', async () => {
-    const before = server.store.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number };
+    const [before] = await sql<{ n: number }>(server, 'SELECT COUNT(*) AS n FROM invoices');
     await request(server, 'POST', '/api/v2/invoices', { body: validPix({ total_price_cents: 0 }) });
-    const after = server.store.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number };
-    expect(after.n).toBe(before.n);
+    const [after] = await sql<{ n: number }>(server, 'SELECT COUNT(*) AS n FROM invoices');
+    expect(after?.n).toBe(before?.n);
   });
 });
 

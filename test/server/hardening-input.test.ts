@@ -2,7 +2,7 @@
 // bodies and deep nesting are refused with the contract's error body, never stored, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARDS, cardCharge, chargeIn, create, SAMPLE_3DS } from '../support/charges.js';
-import { request, startTestServer, validPix, type TestServer } from '../support/server.js';
+import { request, startTestServer, validPix, type TestServer, sql } from '../support/server.js';
 
 let server: TestServer;
 const errors: unknown[] = [];
@@ -14,7 +14,7 @@ afterAll(() => server.close());
 const json = { 'content-type': 'application/json' };
 const post = (raw: string | Buffer, headers: Record<string, string> = json, path = '/api/v2/invoices') =>
   request(server, 'POST', path, { raw, headers });
-const invoiceCount = () => server.store.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number };
+const invoiceCount = async () => (await sql<{ n: number }>(server, 'SELECT COUNT(*) AS n FROM invoices'))[0] ?? { n: -1 };
 
 describe('control characters in request strings', () => {
   const payer = validPix().payer;
@@ -32,11 +32,11 @@ describe('control characters in request strings', () => {
     ['ESC in the postback URL', { postback_url: 'https://merchant.example.com/\u001b[2J' }, 'postback_url', 'U+001B at position 30'],
     ['ESC after an astral character', { payer: { ...payer, name: '😀\u001b' } }, 'payer.name', 'U+001B at position 2'],
   ])('refuses %s with 422 naming the path', async (_, overrides, path, where) => {
-    const before = invoiceCount().n;
+    const before = (await invoiceCount()).n;
     const reply = await request(server, 'POST', '/api/v2/invoices', { body: validPix(overrides) });
     expect(reply.status).toBe(422);
     expect(reply.body.details).toContainEqual({ path, message: `${path === 'metadata' ? 'keys ' : ''}must not contain control characters (${where})` });
-    expect(invoiceCount().n).toBe(before);
+    expect((await invoiceCount()).n).toBe(before);
   });
 
   it('a metadata key is never echoed raw in a path', async () => {
@@ -83,11 +83,11 @@ describe('charsets, encodings and UTF-8', () => {
   );
 
   it('answers 400 invalid_json for a body that is not UTF-8 (Latin-1 bytes), and stores nothing', async () => {
-    const before = invoiceCount().n;
+    const before = (await invoiceCount()).n;
     const reply = await post(Buffer.from(body, 'latin1'));
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ error: 'invalid_json', message: expect.stringMatching(/not valid UTF-8/) });
-    expect(invoiceCount().n).toBe(before);
+    expect((await invoiceCount()).n).toBe(before);
   });
 
   it.each(['gzip', 'deflate', 'br'])('answers 415 for a %s-encoded body, not invalid_json', async (encoding) => {

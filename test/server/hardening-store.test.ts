@@ -4,6 +4,7 @@ import { chmodSync, chownSync, mkdtempSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ENGINE } from '../support/server.js';
 import { addCompany, DEFAULT_FEES, sandboxProfile } from '../../src/server/seed.js';
 import { openStore, type Store } from '../../src/server/store/index.js';
 import { DatabaseOpenError } from '../../src/server/store/port.js';
@@ -16,7 +17,8 @@ afterEach(async () => {
   opened = undefined;
 });
 
-describe('file modes', () => {
+// The SQLite file itself: the same in both runs of the suite, so only in the SQLite one.
+describe.skipIf(ENGINE !== 'sqlite')('file modes', () => {
   it('makes an existing 644 database owner-only, and its -wal and -shm are created owner-only', async () => {
     const db = join(tempDir(), 'shared.db');
     await openStore(db).close();
@@ -60,7 +62,7 @@ describe('file modes', () => {
   });
 });
 
-describe('files that are not databases', () => {
+describe.skipIf(ENGINE !== 'sqlite')('files that are not databases', () => {
   it('names the path of a file that is not SQLite (noticed at the first statement, not at open)', () => {
     const db = join(tempDir(), 'notes.txt');
     writeFileSync(db, 'these are my notes, not a database\n'.repeat(100));
@@ -76,7 +78,7 @@ describe('files that are not databases', () => {
   });
 });
 
-describe('several stores on one file', () => {
+describe.skipIf(ENGINE !== 'sqlite')('several stores on one file', () => {
   it('each sees what the other committed, and a second open of a migrated file changes nothing', async () => {
     const db = join(tempDir(), 'shared.db');
     const first = openStore(db);
@@ -94,7 +96,7 @@ describe('several stores on one file', () => {
   });
 });
 
-describe('transactions that share a commit', () => {
+describe.skipIf(ENGINE !== 'sqlite')('transactions that share a commit', () => {
   it('one that fails rolls back alone; the others of its group are written', async () => {
     const db = join(tempDir(), 'group.db');
     const store = openStore(db);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTestCompany, request, startTestServer, validPix, type TestServer } from '../support/server.js';
+import { addTestCompany, request, startTestServer, validPix, type TestServer, sql } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -7,20 +7,20 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const count = () => (server.store.db.prepare('SELECT COUNT(*) AS n FROM invoices').get() as { n: number }).n;
+const count = async () => (await sql<{ n: number }>(server, 'SELECT COUNT(*) AS n FROM invoices'))[0]?.n ?? -1;
 const withKey = (key: string) => ({ 'idempotency-key': key });
 
 describe('Idempotency-Key', () => {
   it('a retry with the same key and body answers the first response again and creates nothing', async () => {
     const key = crypto.randomUUID();
     const first = await request(server, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) });
-    const before = count();
+    const before = await count();
     const retry = await request(server, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('the same key with another body is a 409 idempotency_conflict', async () => {
@@ -36,19 +36,19 @@ describe('Idempotency-Key', () => {
 
   it('concurrent requests with one key create one invoice', async () => {
     const key = crypto.randomUUID();
-    const before = count();
+    const before = await count();
     const replies = await Promise.all(
       Array.from({ length: 20 }, () => request(server, 'POST', '/api/v2/invoices', { body: validPix(), headers: withKey(key) })),
     );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect(new Set(replies.map((r) => r.body.data.id)).size).toBe(1);
-    expect(count()).toBe(before + 1);
+    expect(await count()).toBe(before + 1);
   });
 
   it('without a key, every request creates an invoice', async () => {
-    const before = count();
+    const before = await count();
     await Promise.all([1, 2].map(() => request(server, 'POST', '/api/v2/invoices', { body: validPix() })));
-    expect(count()).toBe(before + 2);
+    expect(await count()).toBe(before + 2);
   });
 
   it('does not store a rejected request: the key can be used again with a corrected body', async () => {

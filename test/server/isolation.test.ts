@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTestCompany, request, startTestServer, validPix, type TestServer } from '../support/server.js';
+import { addTestCompany, request, startTestServer, validPix, type TestServer, sql } from '../support/server.js';
 
 let server: TestServer;
 const second = 'pinv_test_second_company_token';
@@ -32,8 +32,8 @@ describe('companies and their tokens', () => {
     expect((await request(server, 'GET', `/api/v2/invoices/${invoice.id}`)).status).toBe(404);
   });
 
-  it('stores tokens hashed, never in clear', () => {
-    const rows = server.store.db.prepare('SELECT token_hash, hint FROM api_tokens').all() as { token_hash: string; hint: string }[];
+  it('stores tokens hashed, never in clear', async () => {
+    const rows = await sql<{ token_hash: string; hint: string }>(server, 'SELECT token_hash, hint FROM api_tokens');
     expect(rows.length).toBe(2);
     for (const row of rows) {
       expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUSES } from '../../src/domain/status.js';
 import { CARDS, SAMPLE_3DS, boletoCharge, cardCharge, chargeIn, create, refund, sandbox, threeDS } from '../support/charges.js';
-import { request, startTestServer, validPix, type TestServer } from '../support/server.js';
+import { request, startTestServer, validPix, type TestServer, sql } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -153,8 +153,8 @@ describe('expiry', () => {
       // due two days ago: expired on the very next read
       expect((await request(quick, 'GET', `/api/v2/invoices/${boleto.id}`)).body.status).toBe('expired');
       await new Promise((r) => setTimeout(r, 1500));
-      const row = quick.store.db.prepare('SELECT status FROM invoices WHERE id = ?').get(pix.id) as { status: string };
-      expect(row.status).toBe('expired');
+      const [row] = await sql<{ status: string }>(quick, 'SELECT status FROM invoices WHERE id = ?', pix.id);
+      expect(row?.status).toBe('expired');
       const read = (await request(quick, 'GET', `/api/v2/invoices/${pix.id}`)).body;
       expect(read.timeline.map((t: any) => t.status)).toEqual(['pending', 'expired']);
     } finally {

@@ -1,18 +1,53 @@
 // Starts the real app on a free loopback port over a store, and talks to it over HTTP. Every
 // response is checked against the OpenAPI document before a test sees it.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { createApp, type AppOptions } from '../../src/server/app.js';
 import { addCompany } from '../../src/server/seed.js';
 import { openStore, type SqliteStore } from '../../src/server/store/index.js';
+import type { Store } from '../../src/server/store/port.js';
+import { openPostgresStore, type PostgresStore } from '../../src/server/store/postgres/index.js';
 import { createResponseChecker } from './openapi-check.js';
+
+/** The engine this run of the suite stands on (test/vitest.config.ts runs the server suite on both). */
+export const ENGINE = process.env.PINVOICE_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+export type TestStore = SqliteStore | PostgresStore;
+
+/**
+ * A PostgreSQL database for a test server: a new one for each server, or, for a `db` path (tests that
+ * restart a server on "the same file"), the one named after that path.
+ */
+async function postgresStore(db: string | undefined): Promise<PostgresStore> {
+  const base = inject('pgUrl');
+  const name = `t_${db && db !== ':memory:' ? createHash('sha256').update(db).digest('hex').slice(0, 16) : randomBytes(8).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42P04') throw error; // already there: the same "file" again
+  } finally {
+    await admin.end();
+  }
+  return openPostgresStore(base.replace(/\/[^/]*$/, `/${name}`));
+}
+
+/** Rows of a query on the test server's own database, whichever the engine (`?` placeholders). */
+export async function sql<T = any>(server: { store: Store }, text: string, ...params: unknown[]): Promise<T[]> {
+  const store = server.store as TestStore;
+  if (store.engine === 'sqlite') return store.db.prepare(text).all(...params) as T[];
+  let n = 0;
+  return (await store.pool.query(text.replace(/\?/g, () => `$${++n}`), params)).rows as T[];
+}
 
 const checkResponse = createResponseChecker();
 
 export interface TestServer {
   url: string;
   app: FastifyInstance;
-  store: SqliteStore;
+  store: TestStore;
   /** the token of the first company */
   token: string;
   close(): Promise<void>;
@@ -24,8 +59,8 @@ export interface Reply<T = any> {
   body: T;
 }
 
-export async function startTestServer(options: Partial<Omit<AppOptions, 'store'>> & { store?: SqliteStore; db?: string; token?: string } = {}): Promise<TestServer> {
-  const store = options.store ?? openStore(options.db ?? ':memory:');
+export async function startTestServer(options: Partial<Omit<AppOptions, 'store'>> & { store?: TestStore; db?: string; token?: string } = {}): Promise<TestServer> {
+  const store = options.store ?? (ENGINE === 'postgres' ? await postgresStore(options.db) : openStore(options.db ?? ':memory:'));
   const [first] = await store.companies.list();
   const token = options.token ?? 'pinv_test_first_company_token';
   if (!first) await addCompany(store, { token }, (n) => randomBytes(n), new Date());
