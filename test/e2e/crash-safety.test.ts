@@ -3,9 +3,8 @@
 // must be found again after the restart, with the id and the status it was created with. Requests in
 // flight at the kill fail, and were never acknowledged: they may or may not exist.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { call, killAll, mapLimit, pixBody, removeWorkDirs, sleep, startServe, workDir } from '../support/processes.js';
+import { call, dbFor, killAll, mapLimit, pixBody, removeWorkDirs, sleep, startServe, workDir } from '../support/processes.js';
 
 const TOKEN = 'pinv_test_crash_safety_token_01';
 const ROUNDS = 20;
@@ -42,7 +41,7 @@ async function lost(base: string, acknowledged: Acknowledged[]): Promise<string[
 describe('serve killed with SIGKILL in the middle of concurrent creates', () => {
   it(`loses no acknowledged invoice over ${ROUNDS} (or more) kills, and reuses no id`, async () => {
     const { dir, env } = workDir('pinvoice-crash-');
-    const db = join(dir, 'crash.db');
+    const db = await dbFor(dir, 'crash');
     const args = ['--port', '0', '--db', db, '--token', TOKEN];
     const acknowledged: Acknowledged[] = [];
     const refused: string[] = [];

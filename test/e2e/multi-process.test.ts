@@ -2,10 +2,9 @@
 // start raced by two processes seeds one company; postbacks are delivered once, not once per
 // process; a charge is never both paid and expired when a payment meets the other process's expiry
 // timer; and an event claimed by a process that dies mid-delivery is delivered by another.
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { run } from '../support/cli.js';
-import { call, connectionOwners, killAll, mapLimit, pixBody, removeWorkDirs, sleep, spawnServe, startServe, workDir, type Answer, type ServeNode } from '../support/processes.js';
+import { call, connectionOwners, dbFor, killAll, mapLimit, pixBody, removeWorkDirs, sleep, spawnServe, startServe, workDir, type Answer, type ServeNode } from '../support/processes.js';
 import { eventually, startReceiver, type Receiver, type Received } from '../support/receiver.js';
 
 const TOKEN = 'pinv_test_multi_process_token_01';
@@ -27,7 +26,7 @@ async function receiver(answer?: Parameters<typeof startReceiver>[0]): Promise<R
 /** Two servers on one new file with the same token, the second started once the first listens. */
 async function pair(extra: string[]): Promise<Array<ServeNode & { url: string }>> {
   const { dir, env } = workDir();
-  const args = ['--port', '0', '--db', join(dir, 'shared.db'), '--token', TOKEN, ...extra];
+  const args = ['--port', '0', '--db', await dbFor(dir, 'shared'), '--token', TOKEN, ...extra];
   const a = await startServe(args, env);
   const b = await startServe(args, env);
   return [a, b];
@@ -55,7 +54,7 @@ describe('two serve processes started at the same moment on a new file', () => {
   it('both listen, the file holds exactly one company, and neither reports an error (8 fresh files)', async () => {
     for (let round = 0; round < 8; round++) {
       const { dir, env } = workDir();
-      const db = join(dir, `race-${round}.db`);
+      const db = await dbFor(dir, `race-${round}`);
       // with --token (as in CI) and without it (the first start shows the token it created, once)
       const withToken = round % 2 === 0;
       const args = ['--port', '0', '--db', db, ...(withToken ? ['--token', TOKEN] : [])];

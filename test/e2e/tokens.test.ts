@@ -1,8 +1,8 @@
 // `pinvoice serve token add|list|revoke` through the built binary, against a running server on the
 // same file: a token per person, read-only ones for support staff, and who made each change.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, serve, tempHome, type ServeProcess } from '../support/cli.js';
+import { dbFor } from '../support/processes.js';
 
 const OWNER = 'ci_fixed_token_0123456789';
 let server: ServeProcess;
@@ -11,7 +11,7 @@ let db: string;
 
 beforeAll(async () => {
   env = tempHome();
-  db = join(env.HOME ?? '', 'team.db');
+  db = await dbFor(env.HOME ?? '', 'team');
   server = await serve(['--port', '0', '--db', db, '--token', OWNER], env);
 });
 afterAll(async () => {

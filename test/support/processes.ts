@@ -7,6 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { BIN } from './cli.js';
 
 export interface Exit {
@@ -176,3 +179,21 @@ export const pixBody = (overrides: Record<string, unknown> = {}) => ({
   items: [{ name: 'Camiseta', description: 'Azul, M', quantity: 1, unit_price: 1990 }],
   ...overrides,
 });
+
+/**
+ * Where a test's servers keep their data, for the engine this run of the suite is on: a file in the
+ * test's folder, or a new PostgreSQL database of the run's throwaway cluster.
+ */
+export async function dbFor(dir: string, name: string): Promise<string> {
+  if (process.env.PINVOICE_TEST_ENGINE !== 'postgres') return join(dir, `${name}.db`);
+  const base = inject('pgUrl');
+  const database = `e_${name.replace(/\W/g, '_')}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await admin.end();
+  }
+  return base.replace(/\/[^/]*$/, `/${database}`);
+}
