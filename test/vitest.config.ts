@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { ...common, name: 'sqlite', include: ['test/**/*.test.ts'], env: { PINVOICE_TEST_ENGINE: 'sqlite' } } },
-      ...(withPostgres ? [{ test: { ...common, name: 'postgres', include: ['test/server/**/*.test.ts', 'test/e2e/multi-process.test.ts', 'test/e2e/crash-safety.test.ts', 'test/e2e/tokens.test.ts'], env: { PINVOICE_TEST_ENGINE: 'postgres' } } }] : []),
+      ...(withPostgres ? [{ test: { ...common, name: 'postgres', include: ['test/server/**/*.test.ts', 'test/e2e/multi-process.test.ts', 'test/e2e/multi-node.test.ts', 'test/e2e/crash-safety.test.ts', 'test/e2e/tokens.test.ts'], env: { PINVOICE_TEST_ENGINE: 'postgres' } } }] : []),
     ],
   },
 });
