@@ -1,10 +1,11 @@
-// The PostgreSQL engine of the store port (work in progress, issue 12; not yet reachable from --db):
+// The PostgreSQL engine of the store port, chosen by --db postgres://…:
 // a pool; each transaction on a client of its own (BEGIN … COMMIT), so nodes and requests run side
 // by side and the store's compare-and-sets and unique keys keep them apart; migrations under an
 // advisory lock; a NOTIFY after a commit that recorded events wakes every node's dispatcher.
 import pg from 'pg';
 import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.js';
 import { PG_MIGRATIONS } from './migrations.js';
+import { watchEvents } from '../watch-events.js';
 import { createPgRepos } from './repos.js';
 
 const CHANNEL = 'pinvoice_events';
@@ -76,21 +77,7 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let recorded = false;
-      const repos = createPgRepos(client);
-      const tx: Writes = {
-        ...repos,
-        events: {
-          ...repos.events,
-          insert: async (event) => {
-            recorded = true;
-            return repos.events.insert(event);
-          },
-          requeue: async (id, at) => {
-            recorded = true;
-            return repos.events.requeue(id, at);
-          },
-        },
-      };
+      const tx = watchEvents(createPgRepos(client), () => (recorded = true));
       try {
         await client.query('BEGIN');
         const result = await fn(tx);

@@ -1,70 +1,22 @@
 // The PostgreSQL engine's repositories over one queryable (the pool for reads, a client for a
 // transaction): the same port as SQLite's, in PostgreSQL's SQL, rows decoded before anything above
-// sees them. Work in progress (issue 12): not yet reachable from --db.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// sees them (rows.ts decodes them, as for SQLite). Chosen by --db postgres://….
+import { timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { maskToken } from '../../../domain/secrets.js';
 import type { Status } from '../../../domain/status.js';
-import { decodeSnapshot, encodeSnapshot } from '../snapshot-codec.js';
+import {
+  BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toCompany, toEvent,
+  toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
+} from '../rows.js';
+import { encodeSnapshot } from '../snapshot-codec.js';
 import {
   TokenNameTaken,
-  type Access, type ApiToken, type BalanceName, type Company, type CompanyTotals, type Customer, type DeliveryAttempt,
-  type EventSnapshot, type Invoice, type InvoiceAggregate, type Movement, type NewInvoice, type PostbackEvent, type Refund,
-  type TimelineEntry, type Writes,
+  type Access, type CompanyTotals, type Customer, type DeliveryAttempt, type EventSnapshot, type InvoiceAggregate,
+  type Movement, type NewInvoice, type Refund, type TimelineEntry, type Writes,
 } from '../port.js';
 
-type Row = Record<string, unknown>;
 export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
-
-const json = <T>(text: unknown): T => JSON.parse(text as string) as T;
-const jsonOrNull = <T>(text: unknown): T | null => (text === null || text === undefined ? null : json<T>(text));
-const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
-const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
-
-const INVOICE_COLUMNS = [
-  'id', 'company_id', 'secure_id', 'token_checkout', 'customer_id', 'method', 'status', 'amount', 'installments',
-  'refunded_amount', 'refused_reason', 'postback_url', 'ip', 'payer', 'items', 'fee', 'pix_code', 'pix_txid', 'boleto',
-  'card', 'expires_at', 'created_at', 'updated_at', 'paid_at', 'external_ref', 'metadata',
-] as const;
-const BALANCE_COLUMNS: readonly BalanceName[] = ['balance_pix', 'balance_card', 'balance_bank_slip'];
-
-function toCompany(row: Row): Company {
-  const { token_hash: _h, token_id: _i, token_name: _n, token_read_only: _r, token_revoked_at: _v, tokens: _t, ...rest } = row;
-  return { ...(rest as unknown as Company), fees: json(row.fees), blocked: json(row.blocked), is_custom: row.is_custom === true };
-}
-
-function toInvoice(row: Row): Invoice {
-  const r = row as unknown as Record<keyof Invoice, never>;
-  return {
-    id: r.id, company_id: r.company_id, secure_id: r.secure_id, token_checkout: r.token_checkout, customer_id: r.customer_id,
-    method: r.method, status: r.status, amount: r.amount, installments: r.installments, refunded_amount: r.refunded_amount,
-    refused_reason: r.refused_reason, postback_url: r.postback_url, ip: r.ip,
-    payer: json(row.payer), items: json(row.items), fee: json(row.fee),
-    pix_code: r.pix_code, pix_txid: r.pix_txid, boleto: jsonOrNull(row.boleto), card: jsonOrNull(row.card),
-    expires_at: r.expires_at, created_at: r.created_at, updated_at: r.updated_at, paid_at: r.paid_at,
-    external_ref: r.external_ref, metadata: jsonOrNull(row.metadata),
-  };
-}
-
-function toToken(row: Row): ApiToken {
-  const r = row as unknown as Record<keyof ApiToken, never>;
-  return { id: r.id, company_id: r.company_id, name: r.name, read_only: row.read_only === true, hint: r.hint, created_at: r.created_at, revoked_at: r.revoked_at };
-}
-
-function toEvent(row: Row): PostbackEvent {
-  const r = row as unknown as Record<keyof PostbackEvent, never>;
-  return {
-    id: r.id, public_id: r.public_id, company_id: r.company_id, invoice_id: r.invoice_id, type: r.type, url: r.url,
-    body: row.body === '' ? null : json(row.body),
-    snapshot: typeof row.snapshot === 'string' ? decodeSnapshot(row.snapshot, row.created_at as string) : null,
-    created_at: r.created_at, state: r.state, tries: r.tries, next_attempt_at: r.next_attempt_at, delivered_at: r.delivered_at,
-  };
-}
-
-const HEAD = `e.state = 'pending'
-  AND NOT EXISTS (SELECT 1 FROM events p WHERE p.invoice_id = e.invoice_id AND p.id < e.id AND p.state = 'pending')`;
-const TOKEN_COLUMNS = 'id, company_id, name, read_only, hint, created_at, revoked_at';
-const NO_TOTALS: CompanyTotals = { balance_pix: 0, balance_card: 0, balance_bank_slip: 0, paid_total: 0, paid_month: 0 };
 
 export function createPgRepos(db: Queryable): Writes {
   const rows = async (sql: string, params: unknown[] = []): Promise<Row[]> => (await db.query(sql, params)).rows as Row[];
@@ -92,7 +44,7 @@ export function createPgRepos(db: Queryable): Writes {
             t.revoked_at AS token_revoked_at FROM api_tokens t JOIN companies c ON c.id = t.company_id WHERE t.token_hash = $1`, [hash]);
         if (!row || !timingSafeEqual(Buffer.from(row.token_hash as string, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
         if (row.token_revoked_at !== null) return undefined;
-        const access: Access = { company: toCompany(row), token: { id: row.token_id as number, name: row.token_name as string, read_only: row.token_read_only === true } };
+        const access: Access = { company: toCompany(row), token: tokenOfJoin(row) };
         return access;
       },
       async tokens(companyId) {
@@ -175,12 +127,8 @@ export function createPgRepos(db: Queryable): Writes {
         return Number((await one("SELECT nextval('invoices_id_seq') AS id"))?.id);
       },
       async insert(invoice: NewInvoice) {
-        const row: Row = {
-          ...invoice, payer: JSON.stringify(invoice.payer), items: JSON.stringify(invoice.items), fee: JSON.stringify(invoice.fee),
-          boleto: textOrNull(invoice.boleto), card: textOrNull(invoice.card), metadata: textOrNull(invoice.metadata),
-        };
         await db.query(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
-          INVOICE_COLUMNS.map((column) => row[column]));
+          invoiceValues(invoice));
       },
       async upsertCustomer(companyId, document, now) {
         const row = await one(`INSERT INTO customers (company_id, document, created_at, updated_at) VALUES ($1, $2, $3, $3)
@@ -245,7 +193,7 @@ export function createPgRepos(db: Queryable): Writes {
         return (await rows('SELECT * FROM delivery_attempts WHERE event_id = $1 ORDER BY id', [eventId])) as unknown as DeliveryAttempt[];
       },
       async nextDueAt() {
-        const row = await one(`SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${HEAD}`);
+        const row = await one(`SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${QUEUE_HEAD}`);
         return (row?.at as string | null) ?? null;
       },
       async insert(event) {
@@ -257,7 +205,7 @@ export function createPgRepos(db: Queryable): Writes {
       // Claimed rows are locked and skipped by other nodes (FOR UPDATE SKIP LOCKED), then leased.
       async claimDue(now, limit, node, leaseUntil) {
         const claimed = await rows(`UPDATE events SET claimed_by = $3, lease_until = $4 WHERE id IN (
-            SELECT e.id FROM events e WHERE ${HEAD} AND e.next_attempt_at <= $1 AND (e.lease_until IS NULL OR e.lease_until <= $1)
+            SELECT e.id FROM events e WHERE ${QUEUE_HEAD} AND e.next_attempt_at <= $1 AND (e.lease_until IS NULL OR e.lease_until <= $1)
             ORDER BY e.next_attempt_at, e.id LIMIT $2 FOR UPDATE SKIP LOCKED)
           RETURNING *`, [now, limit, node, leaseUntil]);
         return claimed.map(toEvent).sort((a, b) => (a.next_attempt_at ?? '').localeCompare(b.next_attempt_at ?? '') || a.id - b.id);

@@ -4,6 +4,7 @@
 // everything outside a transaction, which in WAL mode reads the last commit without waiting for any writer.
 import type { Reads, Store, Writes } from '../port.js';
 import { MEMORY, openDatabase, openReader, type Db, type OpenOptions } from './database.js';
+import { watchEvents } from '../watch-events.js';
 import { createRepos } from './repos.js';
 
 export interface SqliteStore extends Store {
@@ -127,20 +128,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
 
   // Tells listeners after a commit that recorded or requeued events.
   let recorded = false;
-  const watched: Writes = {
-    ...writes,
-    events: {
-      ...writes.events,
-      insert: async (event) => {
-        recorded = true;
-        return writes.events.insert(event);
-      },
-      requeue: async (id, at) => {
-        recorded = true;
-        return writes.events.requeue(id, at);
-      },
-    },
-  };
+  const watched = watchEvents(writes, () => (recorded = true));
   const enqueue = createWriter(db, watched, () => {
     if (!recorded) return;
     recorded = false;

@@ -1,86 +1,19 @@
 // The SQLite engine's repositories over one connection: prepared statements, and the rows decoded
 // into the port's records (JSON text parsed, 0/1 made booleans) before anything above sees them.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Status } from '../../../domain/status.js';
 import { maskToken } from '../../../domain/secrets.js';
 import { TokenNameTaken } from '../port.js';
 import type {
-  Access, ApiToken, AttemptOutcome, BalanceName, Company, CompanyProfile, CompanyTotals, Customer, DeliveryAttempt, EventSnapshot, FeeSchedules,
-  Invoice, InvoiceAggregate, Movement, NewAttempt, NewEvent, NewInvoice, NewMovement, PostbackEvent, Refund, StatusChange,
-  StoredAnswer, TimelineEntry, Writes,
+  Access, AttemptOutcome, BalanceName, CompanyProfile, CompanyTotals, Customer, DeliveryAttempt, EventSnapshot, FeeSchedules,
+  InvoiceAggregate, Movement, NewAttempt, NewEvent, NewMovement, Refund, StatusChange, StoredAnswer, TimelineEntry, Writes,
 } from '../port.js';
-import { decodeSnapshot, encodeSnapshot } from '../snapshot-codec.js';
+import {
+  BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toCompany, toEvent,
+  toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
+} from '../rows.js';
+import { encodeSnapshot } from '../snapshot-codec.js';
 import type { Db } from './database.js';
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-type Row = Record<string, unknown>;
-const json = <T>(text: unknown): T => JSON.parse(text as string) as T;
-const jsonOrNull = <T>(text: unknown): T | null => (text === null || text === undefined ? null : json<T>(text));
-const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
-
-function toCompany(row: Row): Company {
-  return { ...(row as unknown as Company), fees: json(row.fees), blocked: json(row.blocked), is_custom: row.is_custom === 1 };
-}
-
-const INVOICE_COLUMNS = [
-  'id', 'company_id', 'secure_id', 'token_checkout', 'customer_id', 'method', 'status', 'amount', 'installments',
-  'refunded_amount', 'refused_reason', 'postback_url', 'ip', 'payer', 'items', 'fee', 'pix_code', 'pix_txid', 'boleto',
-  'card', 'expires_at', 'created_at', 'updated_at', 'paid_at', 'external_ref', 'metadata',
-] as const;
-
-/** Field by field (not a spread of the row): one shape for every charge, and extra columns of a join left out. */
-function toInvoice(row: Row): Invoice {
-  const r = row as unknown as Record<keyof Invoice, never>;
-  return {
-    id: r.id, company_id: r.company_id, secure_id: r.secure_id, token_checkout: r.token_checkout, customer_id: r.customer_id,
-    method: r.method, status: r.status, amount: r.amount, installments: r.installments, refunded_amount: r.refunded_amount,
-    refused_reason: r.refused_reason, postback_url: r.postback_url, ip: r.ip,
-    payer: json(row.payer), items: json(row.items), fee: json(row.fee),
-    pix_code: r.pix_code, pix_txid: r.pix_txid, boleto: jsonOrNull(row.boleto), card: jsonOrNull(row.card),
-    expires_at: r.expires_at, created_at: r.created_at, updated_at: r.updated_at, paid_at: r.paid_at,
-    external_ref: r.external_ref, metadata: jsonOrNull(row.metadata),
-  };
-}
-
-/** The values of INVOICE_COLUMNS, in order (positional parameters bind faster than named ones). */
-function fromInvoice(invoice: NewInvoice): unknown[] {
-  const row: Row = {
-    ...invoice,
-    payer: JSON.stringify(invoice.payer),
-    items: JSON.stringify(invoice.items),
-    fee: JSON.stringify(invoice.fee),
-    boleto: textOrNull(invoice.boleto),
-    card: textOrNull(invoice.card),
-    metadata: textOrNull(invoice.metadata),
-  };
-  return INVOICE_COLUMNS.map((column) => row[column]);
-}
-
-function toToken(row: Row): ApiToken {
-  const r = row as unknown as Record<keyof ApiToken, never>;
-  return { id: r.id, company_id: r.company_id, name: r.name, read_only: row.read_only === 1, hint: r.hint, created_at: r.created_at, revoked_at: r.revoked_at };
-}
-
-function toEvent(row: Row): PostbackEvent {
-  const r = row as unknown as Record<keyof PostbackEvent, never>;
-  return {
-    id: r.id, public_id: r.public_id, company_id: r.company_id, invoice_id: r.invoice_id, type: r.type, url: r.url,
-    body: row.body === '' ? null : json(row.body),
-    snapshot: typeof row.snapshot === 'string' ? decodeSnapshot(row.snapshot, row.created_at as string) : null,
-    created_at: r.created_at, state: r.state, tries: r.tries, next_attempt_at: r.next_attempt_at, delivered_at: r.delivered_at,
-  };
-}
-
-/** A stored `balance` names one of three columns; nothing else reaches SQL. */
-const BALANCE_COLUMNS: readonly BalanceName[] = ['balance_pix', 'balance_card', 'balance_bank_slip'];
-
-// The head of each charge's queue: no earlier event of the same charge is still waiting, so the
-// events of one charge go out in order (also across processes: a claimed event is still pending).
-const HEAD = `e.state = 'pending'
-  AND NOT EXISTS (SELECT 1 FROM events p WHERE p.invoice_id = e.invoice_id AND p.id < e.id AND p.state = 'pending')`;
 
 export function createRepos(db: Db): Writes {
   const q = <P extends unknown[] = unknown[], R = Row>(sql: string) => db.prepare<P, R>(sql);
@@ -98,9 +31,9 @@ export function createRepos(db: Db): Writes {
     'INSERT INTO api_tokens (company_id, token_hash, hint, created_at, name, read_only) VALUES (?, ?, ?, ?, ?, ?)',
   );
   const nameToken = q<[number]>("UPDATE api_tokens SET name = 'token-' || id WHERE id = ? AND name IS NULL");
-  const tokenById = q<[number]>('SELECT id, company_id, name, read_only, hint, created_at, revoked_at FROM api_tokens WHERE id = ?');
-  const tokensOf = q<[number]>('SELECT id, company_id, name, read_only, hint, created_at, revoked_at FROM api_tokens WHERE company_id = ? ORDER BY id');
-  const allTokens = q<[]>('SELECT id, company_id, name, read_only, hint, created_at, revoked_at FROM api_tokens ORDER BY company_id, id');
+  const tokenById = q<[number]>(`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE id = ?`);
+  const tokensOf = q<[number]>(`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE company_id = ? ORDER BY id`);
+  const allTokens = q<[]>(`SELECT ${TOKEN_COLUMNS} FROM api_tokens ORDER BY company_id, id`);
   const revoke = q<[string, number, number]>('UPDATE api_tokens SET revoked_at = ? WHERE company_id = ? AND id = ? AND revoked_at IS NULL');
   const byHash = q<[string], Row & { token_hash: string; token_id: number; token_name: string; token_read_only: number; token_revoked_at: string | null }>(`
     SELECT c.*, t.token_hash, t.id AS token_id, t.name AS token_name, t.read_only AS token_read_only, t.revoked_at AS token_revoked_at
@@ -122,7 +55,6 @@ export function createRepos(db: Db): Writes {
   const countPaidMonth = q<[number, string, number]>(`
     INSERT INTO company_paid_months (company_id, month, total) VALUES (?, ?, ?)
     ON CONFLICT (company_id, month) DO UPDATE SET total = total + excluded.total`);
-  const NO_TOTALS: CompanyTotals = { balance_pix: 0, balance_card: 0, balance_bank_slip: 0, paid_total: 0, paid_month: 0 };
 
   // invoices
   const nextId = q<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM invoices');
@@ -167,11 +99,11 @@ export function createRepos(db: Db): Writes {
   const eventByPublicId = q<[number, string]>('SELECT * FROM events WHERE company_id = ? AND public_id = ?');
   const eventById = q<[number]>('SELECT * FROM events WHERE id = ?');
   const due = q<[string, string, number]>(`
-    SELECT e.* FROM events e WHERE ${HEAD} AND e.next_attempt_at <= ? AND (e.lease_until IS NULL OR e.lease_until <= ?)
+    SELECT e.* FROM events e WHERE ${QUEUE_HEAD} AND e.next_attempt_at <= ? AND (e.lease_until IS NULL OR e.lease_until <= ?)
     ORDER BY e.next_attempt_at, e.id LIMIT ?`);
   const claim = q<[string, string, number]>('UPDATE events SET claimed_by = ?, lease_until = ? WHERE id = ?');
   const nextDue = q<[], { at: string | null }>(`
-    SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${HEAD}`);
+    SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${QUEUE_HEAD}`);
   const insertAttempt = q(`
     INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt)
     VALUES (@event_id, @url, @started_at, @duration_ms, @status_code, @error, @response_excerpt)`);
@@ -251,8 +183,7 @@ export function createRepos(db: Db): Writes {
         const row = byHash.get(hash);
         if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
         if (row.token_revoked_at !== null) return undefined;
-        const { token_hash: _hash, token_id, token_name, token_read_only, token_revoked_at: _revoked, ...company } = row;
-        return { company: toCompany(company), token: { id: token_id, name: token_name, read_only: token_read_only === 1 } };
+        return { company: toCompany(row), token: tokenOfJoin(row) };
       },
       async tokens(companyId) {
         return (companyId === undefined ? allTokens.all() : tokensOf.all(companyId)).map(toToken);
@@ -312,7 +243,7 @@ export function createRepos(db: Db): Writes {
         return nextId.get()?.next ?? 1;
       },
       async insert(invoice) {
-        insertInvoice.run(...fromInvoice(invoice));
+        insertInvoice.run(...invoiceValues(invoice));
       },
       async upsertCustomer(companyId, document, now) {
         const row = upsertCustomer.get(companyId, document, now, now);
