@@ -34,8 +34,9 @@ export function hashBody(body: unknown): string {
 }
 
 /**
- * Runs `create` at most once per (company, operation, key). The lookup, the work and the stored answer
- * share one transaction, so concurrent requests with one key create one thing.
+ * Runs `create` at most once per (company, operation, key). The key is claimed first, under its unique
+ * index, in the transaction that does the work and stores the answer: a request with the same key on
+ * any node waits for that transaction, then replays its answer (or, if it rolled back, claims the key).
  */
 export function oncePerKey(
   store: Store,
@@ -43,20 +44,24 @@ export function oncePerKey(
   create: (tx: Writes) => Promise<Answer>,
 ): Promise<Answer> {
   const hash = hashBody(scope.body);
+  const now = scope.now.toISOString();
+  const staleBefore = new Date(scope.now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
   return store.transaction(async (tx) => {
-    // requests with one key, on any node, take their turn: the first creates, the others replay it
-    await tx.lock(`idempotency:${scope.companyId}:${scope.operation}:${scope.key}`);
-    const previous = await tx.idempotency.get(scope.companyId, scope.operation, scope.key);
-    const fresh = previous && Date.parse(previous.created_at) > scope.now.getTime() - IDEMPOTENCY_WINDOW_MS;
-    if (previous && fresh) {
+    for (let attempt = 0; ; attempt++) {
+      if (await tx.idempotency.claim(scope, hash, now, staleBefore)) {
+        const answer = await create(tx);
+        await tx.idempotency.answer(scope, answer.status, answer.body);
+        return answer;
+      }
+      const previous = await tx.idempotency.get(scope.companyId, scope.operation, scope.key);
+      // gone between the claim and the read (purged past its window): claim it again
+      if (!previous && attempt < 2) continue;
+      if (!previous) throw new Error(`Idempotency-Key ${scope.key}: neither claimed nor remembered`);
       // 'unknown': remembered before card data was left out of the hash (migration 4); the key alone decides
       if (previous.request_hash !== hash && previous.request_hash !== UNKNOWN_HASH) {
         throw new ApiError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with another request body.');
       }
       return { status: previous.status_code, body: previous.response, replayed: true };
     }
-    const answer = await create(tx);
-    await tx.idempotency.put(scope.companyId, scope.operation, scope.key, { request_hash: hash, status_code: answer.status, response: answer.body }, scope.now.toISOString());
-    return answer;
   });
 }

@@ -251,6 +251,13 @@ export interface EventReads {
   nextDueAt(now: string): Promise<string | null>;
 }
 
+/** Whose key it is: one key per company and operation. */
+export interface KeyScope {
+  companyId: number;
+  operation: string;
+  key: string;
+}
+
 export interface IdempotencyReads {
   get(companyId: number, operation: string, key: string): Promise<StoredAnswer | undefined>;
 }
@@ -308,8 +315,14 @@ export interface Writes {
     requeue(id: number, at: string): Promise<void>;
   };
   idempotency: IdempotencyReads & {
-    /** Remembers the answer to a key (replacing one the caller found past its window). */
-    put(companyId: number, operation: string, key: string, answer: Omit<StoredAnswer, 'created_at'>, now: string): Promise<void>;
+    /**
+     * Claims a key for this transaction by inserting it under its unique index (not an upsert), or by
+     * taking over one remembered before `staleBefore`. False when it is held: a transaction elsewhere
+     * that claimed it first is waited for, and its answer is then there for `get`.
+     */
+    claim(scope: KeyScope, requestHash: string, now: string, staleBefore: string): Promise<boolean>;
+    /** Stores the answer of a key this transaction claimed. */
+    answer(scope: KeyScope, statusCode: number, response: unknown): Promise<void>;
     purgeBefore(cutoff: string): Promise<number>;
   };
 }
@@ -320,8 +333,16 @@ export interface Store extends Reads {
   readonly location: string;
   /** Runs fn with writing repositories; everything it wrote commits together, or nothing does. */
   transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T>;
-  /** Calls listener after a commit that recorded or requeued an event; returns the unsubscribe. */
+  /**
+   * Calls listener after a commit that changed when an event is due (recorded, requeued, a retry
+   * scheduled, a claim released); returns the unsubscribe.
+   */
   onEventsRecorded(listener: () => void): () => void;
+  /**
+   * Whether onEventsRecorded also hears other processes' commits (PostgreSQL: LISTEN/NOTIFY). When it
+   * does not (SQLite: several processes on one file), a dispatcher must look at the queue often.
+   */
+  readonly hearsOtherProcesses: boolean;
   close(): Promise<void>;
 }
 

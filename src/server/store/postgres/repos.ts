@@ -231,12 +231,18 @@ export function createPgRepos(db: Queryable): Writes {
         const row = await one('SELECT request_hash, status_code, response, created_at FROM idempotency_keys WHERE company_id = $1 AND operation = $2 AND key = $3', [companyId, operation, key]);
         return row && { request_hash: row.request_hash as string, status_code: row.status_code as number, response: json(row.response), created_at: row.created_at as string };
       },
-      async put(companyId, operation, key, stored, now) {
-        await db.query(`INSERT INTO idempotency_keys (company_id, operation, key, request_hash, status_code, response, created_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7)
-          ON CONFLICT (company_id, operation, key) DO UPDATE SET request_hash = excluded.request_hash,
-            status_code = excluded.status_code, response = excluded.response, created_at = excluded.created_at`,
-        [companyId, operation, key, stored.request_hash, stored.status_code, JSON.stringify(stored.response), now]);
+      async claim({ companyId, operation, key }, requestHash, now, staleBefore) {
+        // A second insert of the key waits for the transaction holding it, then does nothing if it committed.
+        const inserted = await db.query(`INSERT INTO idempotency_keys (company_id, operation, key, request_hash, status_code, response, created_at)
+          VALUES ($1, $2, $3, $4, 0, 'null', $5) ON CONFLICT (company_id, operation, key) DO NOTHING`, [companyId, operation, key, requestHash, now]);
+        if (inserted.rowCount === 1) return true;
+        const taken = await db.query(`UPDATE idempotency_keys SET request_hash = $4, status_code = 0, response = 'null', created_at = $5
+          WHERE company_id = $1 AND operation = $2 AND key = $3 AND created_at < $6`, [companyId, operation, key, requestHash, now, staleBefore]);
+        return taken.rowCount === 1;
+      },
+      async answer({ companyId, operation, key }, statusCode, response) {
+        await db.query('UPDATE idempotency_keys SET status_code = $4, response = $5 WHERE company_id = $1 AND operation = $2 AND key = $3',
+          [companyId, operation, key, statusCode, JSON.stringify(response)]);
       },
       async purgeBefore(cutoff) {
         return count('DELETE FROM idempotency_keys WHERE created_at < $1', [cutoff]);

@@ -119,11 +119,12 @@ export function createRepos(db: Db): Writes {
   const answer = q<[number, string, string], Row>(
     'SELECT request_hash, status_code, response, created_at FROM idempotency_keys WHERE company_id = ? AND operation = ? AND key = ?',
   );
-  const putAnswer = q<[number, string, string, string, number, string, string]>(`
+  const claimKey = q<[number, string, string, string, string]>(`
     INSERT INTO idempotency_keys (company_id, operation, key, request_hash, status_code, response, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (company_id, operation, key) DO UPDATE SET request_hash = excluded.request_hash,
-      status_code = excluded.status_code, response = excluded.response, created_at = excluded.created_at`);
+    VALUES (?, ?, ?, ?, 0, 'null', ?) ON CONFLICT (company_id, operation, key) DO NOTHING`);
+  const takeStaleKey = q<[string, string, number, string, string, string]>(`UPDATE idempotency_keys SET request_hash = ?, status_code = 0, response = 'null', created_at = ?
+    WHERE company_id = ? AND operation = ? AND key = ? AND created_at < ?`);
+  const answerKey = q<[number, string, number, string, string]>('UPDATE idempotency_keys SET status_code = ?, response = ? WHERE company_id = ? AND operation = ? AND key = ?');
   const purge = q<[string]>('DELETE FROM idempotency_keys WHERE created_at < ?');
 
   const findInvoice = (companyId: number, ref: string): Row | undefined =>
@@ -325,8 +326,12 @@ export function createRepos(db: Db): Writes {
         const row = answer.get(companyId, operation, key);
         return row && { ...(row as unknown as StoredAnswer), response: json(row.response) };
       },
-      async put(companyId, operation, key, stored, now) {
-        putAnswer.run(companyId, operation, key, stored.request_hash, stored.status_code, JSON.stringify(stored.response), now);
+      async claim({ companyId, operation, key }, requestHash, now, staleBefore) {
+        return claimKey.run(companyId, operation, key, requestHash, now).changes === 1
+          || takeStaleKey.run(requestHash, now, companyId, operation, key, staleBefore).changes === 1;
+      },
+      async answer({ companyId, operation, key }, statusCode, response) {
+        answerKey.run(statusCode, JSON.stringify(response), companyId, operation, key);
       },
       async purgeBefore(cutoff) {
         return purge.run(cutoff).changes;
