@@ -7,7 +7,7 @@ import { Transaction } from '../../src/api/schemas.js';
 import { verifySignature } from '../../src/domain/signature.js';
 import { CARDS, cardCharge, create, refund, sandbox, threeDS } from '../support/charges.js';
 import { closedPort, eventually, startReceiver, type Receiver } from '../support/receiver.js';
-import { addTestCompany, request, startTestServer, validPix, type TestServer } from '../support/server.js';
+import { ENGINE, addTestCompany, request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
 const FAST = { attempts: 4, baseDelayMs: 40, timeoutMs: 300 };
 const open: Array<{ close(): Promise<void> }> = [];
@@ -280,5 +280,25 @@ describe('history, secret and resend endpoints', () => {
     const resend = await request(s, 'POST', `/api/v2/events/${event.id}/resend`);
     expect(resend).toMatchObject({ status: 409, body: { error: 'invalid_state' } });
     expect(resend.body.message).toMatch(/postback_url/);
+  });
+});
+
+describe.skipIf(ENGINE !== 'postgres')('nodes on one PostgreSQL database', () => {
+  // Two apps on one database: only B delivers. B has nothing due, so its own timer would look again
+  // in 30 s; the charge created through A reaches the receiver because A's commit NOTIFies B.
+  it('wake each other when an event is due: a charge created on one is delivered by the other at once', async () => {
+    const db = `wake-${Date.now()}-${Math.random()}`;
+    const a = await startTestServer({ db, postbacks: false });
+    open.push(a);
+    const b = await startTestServer({ db, postbacks: FAST });
+    open.push(b);
+    const r = await receiver((_request, index) => (index === 0 ? 500 : 200));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // B has looked at its empty queue and gone idle
+    const pix = await create(a, validPix({ postback_url: r.url }));
+    // the first attempt fails: the retry B schedules is a NOTIFY too, and B (the one that knows it) sends it
+    await eventually(() => r.received.length >= 2, 10_000, 'the first attempt and its retry');
+    const [event] = await events(a, pix.id);
+    expect(event).toMatchObject({ event: 'invoice.created', state: 'delivered' });
+    expect(event.attempts.map((attempt: { status_code: number }) => attempt.status_code)).toEqual([500, 200]);
   });
 });

@@ -22,8 +22,13 @@ export interface DispatcherOptions extends PostbackConfig {
   node?: string;
 }
 
-/** Even with nothing due, look again this often (events written by another process, a clock jump). */
+/**
+ * Even with nothing due, look again this often: every second when other processes' events go unheard
+ * (SQLite), every 30 s when the store hears them (PostgreSQL's NOTIFY; then only against a clock jump
+ * or a lost notice).
+ */
 const IDLE_MS = 1000;
+const IDLE_HEARING_MS = 30_000;
 const MAX_DELAY_MS = 3_600_000;
 
 /** "Equal jitter": half the exponential delay, plus a random part of the other half. */
@@ -46,6 +51,7 @@ export function createDispatcher(options: DispatcherOptions) {
   let running = false;
   let ticking = false;
   let unsubscribe: () => void = () => undefined;
+  const idleMs = store.hearsOtherProcesses ? IDLE_HEARING_MS : IDLE_MS;
 
   function schedule(ms: number): void {
     if (!running) return;
@@ -114,12 +120,12 @@ export function createDispatcher(options: DispatcherOptions) {
         for (const event of claimed) launch(event);
       }
       const next = await store.events.nextDueAt(now.toISOString());
-      const wait = next === null ? IDLE_MS : Date.parse(next) - now.getTime();
+      const wait = next === null ? idleMs : Date.parse(next) - now.getTime();
       // Due but not launched means waiting on a charge in flight, whose end calls schedule(0).
-      schedule(wait <= 0 ? IDLE_MS : Math.min(wait, IDLE_MS));
+      schedule(wait <= 0 ? idleMs : Math.min(wait, idleMs));
     } catch (error) {
       logError(error);
-      schedule(IDLE_MS);
+      schedule(idleMs);
     } finally {
       ticking = false;
     }

@@ -1,5 +1,6 @@
-// Both engines tell the dispatcher after a commit that recorded or requeued an event: the writing
-// repositories, with those two calls noticed.
+// Both engines tell the dispatchers after a commit that changed when an event is due: the writing
+// repositories, with the calls that do noticed (a new event, a requeue, a retry scheduled, claims
+// given up). On PostgreSQL the notice reaches every node, so an idle node need not poll.
 import type { Writes } from './port.js';
 
 export function watchEvents(writes: Writes, noticed: () => void): Writes {
@@ -14,6 +15,14 @@ export function watchEvents(writes: Writes, noticed: () => void): Writes {
       requeue: async (id, at) => {
         noticed();
         return writes.events.requeue(id, at);
+      },
+      recordAttempt: async (attempt, outcome, node) => {
+        if (outcome.state === 'pending') noticed();
+        return writes.events.recordAttempt(attempt, outcome, node);
+      },
+      releaseClaims: async (node) => {
+        noticed();
+        return writes.events.releaseClaims(node);
       },
     },
   };

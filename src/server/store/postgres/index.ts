@@ -1,7 +1,7 @@
 // The PostgreSQL engine of the store port, chosen by --db postgres://…:
 // a pool; each transaction on a client of its own (BEGIN … COMMIT), so nodes and requests run side
 // by side and the store's compare-and-sets and unique keys keep them apart; migrations under an
-// advisory lock; a NOTIFY after a commit that recorded events wakes every node's dispatcher.
+// advisory lock; a NOTIFY after a commit that changed when an event is due wakes every node's dispatcher.
 import pg from 'pg';
 import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.js';
 import { PG_MIGRATIONS } from './migrations.js';
@@ -60,18 +60,43 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
   }
   const reads: Reads = createPgRepos(pool);
   const listeners = new Set<() => void>();
+  const wake = () => listeners.forEach((fn) => fn());
   let listener: pg.PoolClient | undefined;
+  let listening: Promise<void> | undefined;
+  let closed = false;
 
-  async function listen(): Promise<void> {
-    if (listener) return;
-    listener = await pool.connect();
-    listener.on('notification', () => listeners.forEach((fn) => fn()));
-    await listener.query(`LISTEN ${CHANNEL}`);
+  // One connection LISTENs for the whole process. When it is lost, it is taken again after a second,
+  // and the dispatchers look at the queue once, for whatever was announced in between.
+  function listen(): Promise<void> {
+    listening ??= (async () => {
+      const client = await pool.connect();
+      const lost = () => {
+        if (listener !== client) return;
+        listener = undefined;
+        listening = undefined;
+        client.release(true);
+        if (closed) return;
+        setTimeout(() => {
+          if (closed || listeners.size === 0) return;
+          void listen().then(wake, () => undefined);
+        }, 1000).unref();
+      };
+      client.on('notification', wake);
+      client.on('error', lost);
+      client.on('end', lost);
+      listener = client;
+      await client.query(`LISTEN ${CHANNEL}`);
+    })().catch((error: unknown) => {
+      listening = undefined;
+      throw error;
+    });
+    return listening;
   }
 
   return {
     engine: 'postgres',
     location: url,
+    hearsOtherProcesses: true,
     pool,
     ...reads,
     async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
@@ -93,11 +118,17 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     },
     onEventsRecorded(fn) {
       listeners.add(fn);
-      void listen().catch(() => undefined);
+      void listen().catch(() => {
+        // no LISTEN connection now: try again in a second, meanwhile the dispatcher's own timer runs
+        setTimeout(() => void (!closed && listeners.has(fn) && listen().then(wake, () => undefined)), 1000).unref();
+      });
       return () => void listeners.delete(fn);
     },
     async close() {
-      listener?.release();
+      closed = true;
+      const client = listener;
+      listener = undefined;
+      client?.release();
       await pool.end();
     },
   };

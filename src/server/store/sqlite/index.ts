@@ -140,6 +140,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
   return {
     engine: 'sqlite',
     location: path,
+    hearsOtherProcesses: false,
     db,
     ...reads,
     transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => enqueue(fn),
