@@ -96,14 +96,39 @@ function openWithPragmas(path: string, durability: Durability): { db: Db; create
     db.pragma('busy_timeout = 5000');
     db.pragma(`cache_size = -${CACHE_KIB}`);
     // A file that is not a database, or cannot be written, is only noticed by the first statement.
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
-    migrate(db);
+    const opened = db;
+    whileBusy(() => {
+      opened.pragma('journal_mode = WAL');
+      opened.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
+      migrate(opened);
+    });
     return { db, created };
   } catch (error) {
     if (db?.open) db.close();
     if (error instanceof DatabaseOpenError) throw error;
     throw new DatabaseOpenError(`cannot open database ${path}: ${openProblem(error)}`);
+  }
+}
+
+const OPEN_PATIENCE_MS = 5000;
+
+/**
+ * Runs fn again while SQLite answers "busy" without waiting for it (it does so in a few cases where
+ * waiting could deadlock, such as a connection turning a new file to WAL while another process sets it
+ * up, or running recovery), for up to five seconds: processes starting together on one new file.
+ */
+function whileBusy(fn: () => void): void {
+  const deadline = Date.now() + OPEN_PATIENCE_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      fn();
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() > deadline) throw error;
+      Atomics.wait(pause, 0, 0, 10 + Math.random() * 40);
+    }
   }
 }
 
