@@ -277,16 +277,13 @@ describe('invoice get', () => {
   });
 
   it('--watch exits 0 once the charge is paid, 7 when it ends unpaid', async () => {
-    // The payment arrives by another writer of the same database file (the sandbox commands come later).
-    const Database = (await import('better-sqlite3')).default;
+    // The payment and the cancellation come from other commands while the watches run.
     const other = json((await cli(['invoice', 'create', '--file', charge, '--json'])).stdout);
     const watchPaid = cli(['invoice', 'get', String(other.id), '--watch', '--timeout', '20', '--interval', '1', '--json']);
     const watchCanceled = cli(['invoice', 'get', String(created.id), '--watch', '--timeout', '20', '--interval', '1']);
     await new Promise((r) => setTimeout(r, 1500));
-    const handle = new Database(db);
-    handle.prepare("UPDATE invoices SET status = 'paid', paid_at = ? WHERE id = ?").run(new Date().toISOString(), other.id);
-    handle.prepare("UPDATE invoices SET status = 'canceled' WHERE id = ?").run(created.id);
-    handle.close();
+    expect((await cli(['sandbox', 'pay', String(other.id)])).code).toBe(0);
+    expect((await cli(['sandbox', 'cancel', String(created.id)])).code).toBe(0);
     const paid = await watchPaid;
     expect(paid.code, paid.stderr).toBe(0);
     expect(json(paid.stdout).status).toBe('paid');

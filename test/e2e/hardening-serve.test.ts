@@ -7,6 +7,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, run, serve, tempHome, type RunResult } from '../support/cli.js';
+import { ENGINE } from '../support/engine.js';
 
 const TOKEN = 'ci_fixed_token_0123456789';
 const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
@@ -116,7 +117,8 @@ describe('serve company add', () => {
   });
 });
 
-describe('the database file on disk', () => {
+// Files: SQLite's alone (on PostgreSQL the same tests' --db become databases, test/support/engine.ts)
+describe.runIf(ENGINE === 'sqlite')('the database file on disk', () => {
   it('makes an existing 644 database and its -wal and -shm owner-only', async () => {
     const env = tempHome();
     const db = join(env.HOME ?? '', 'shared.db');
@@ -159,7 +161,7 @@ function runUnprivileged(args: string[], env: Record<string, string>): Promise<R
   });
 }
 
-describe('read-only files and folders', () => {
+describe.runIf(ENGINE === 'sqlite')('read-only files and folders', () => {
   const setUp = () => {
     const env = tempHome();
     const home = env.HOME ?? '';

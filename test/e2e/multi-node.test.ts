@@ -1,8 +1,12 @@
 // Three `serve` nodes on one database (a file, or PostgreSQL in that run of the suite): creates spread
 // across them, postbacks to a local receiver counted, one node killed with SIGKILL while retries are
-// due. Every event is delivered (answered 2xx) exactly once: none lost, none twice.
+// due. Every event is delivered (answered 2xx) exactly once: none lost, none twice. And the nodes
+// answer as one server: one Idempotency-Key sent to all three at once makes one invoice, refunds
+// racing on the three never exceed the amount, a due charge expires once, each record is the same
+// whichever node is asked.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { call, dbFor, killAll, mapLimit, pixBody, removeWorkDirs, startServe, workDir } from '../support/processes.js';
+import { randomUUID } from 'node:crypto';
+import { call, dbFor, killAll, mapLimit, pixBody, removeWorkDirs, sleep, startServe, workDir } from '../support/processes.js';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
 
 const TOKEN = 'ci_fixed_token_0123456789';
@@ -58,4 +62,46 @@ describe('three nodes on one database', () => {
     const events = (await Promise.all(charges.map(async (charge) => (await call(nodes[2]!.url, TOKEN, 'GET', `/api/v2/invoices/${charge.id}/events`)).body.data as any[]))).flat();
     expect(events.every((event) => event.attempts.filter((a: any) => a.delivered).length === 1)).toBe(true);
   });
+
+  it('answer as one server: one key makes one invoice, refunds never exceed the amount, expiry happens once', async () => {
+    const { dir, env } = workDir();
+    const args = ['--port', '0', '--db', await dbFor(dir, 'one'), '--token', TOKEN, '--pix-expiry', '2'];
+    const nodes = [await startServe(args, env), await startServe(args, env), await startServe(args, env)];
+    const all = <T>(fn: (url: string) => Promise<T>) => Promise.all(nodes.map((node) => fn(node.url)));
+
+    // 12 keys, each sent to the three nodes at the same moment
+    const keyed = await mapLimit(Array.from({ length: 12 }, () => randomUUID()), 4, async (key) => {
+      const answers = await all((url) => call(url, TOKEN, 'POST', '/api/v2/invoices', pixBody({ total_price_cents: 5000, items: [{ name: 'Kit', quantity: 1, unit_price: 5000 }] }), { 'idempotency-key': key }));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
+      return answers[0]!.body.data as { id: number; secureId: string };
+    });
+    expect(new Set(keyed.map((charge) => charge.id)).size).toBe(12);
+
+    // each paid, then three refunds of R$ 30,00 of R$ 50,00, one to each node at once: one succeeds (a partial refund keeps `paid`)
+    await mapLimit(keyed, 4, async (charge, i) => {
+      expect((await call(nodes[i % 3]!.url, TOKEN, 'POST', `/api/v2/sandbox/invoices/${charge.id}/pay`)).status).toBe(200);
+      const refunds = await all((url) => call(url, TOKEN, 'POST', `/api/v2/invoices/${charge.id}/refund`, { amount_cents: 3000 }));
+      // (a refund larger than what is left is refused, 422, by the contract)
+      expect(refunds.map((answer) => answer.status).sort()).toEqual([200, 422, 422]);
+      expect(refunds.filter((answer) => answer.status === 422).every((answer) => answer.body.message === 'The refund is larger than what is left to refund.')).toBe(true);
+    });
+    // once the writes are done (a record holds the company's totals, which every charge moves)
+    for (const charge of keyed) {
+      const records = await all(async (url) => (await call(url, TOKEN, 'GET', `/api/v2/invoices/${charge.id}`)).body);
+      expect(records[0]).toMatchObject({ status: 'paid', refundedAmount: 3000 });
+      expect(records[1]).toEqual(records[0]);
+      expect(records[2]).toEqual(records[0]);
+    }
+
+    // charges left to expire (2 s), then read by the three nodes at once as they fall due
+    const due = await mapLimit(Array.from({ length: 9 }, (_, i) => i), 3, async (i) => (await call(nodes[i % 3]!.url, TOKEN, 'POST', '/api/v2/invoices', pixBody())).body.data as { id: number; pix: { expiresAt: string } });
+    await sleep(Math.max(0, Math.max(...due.map((charge) => Date.parse(charge.pix.expiresAt))) - Date.now() + 50));
+    await mapLimit(due, 9, async (charge) => {
+      const reads = await all(async (url) => (await call(url, TOKEN, 'GET', `/api/v2/invoices/${charge.id}`)).body.status);
+      expect(reads).toEqual(['expired', 'expired', 'expired']);
+      const events = ((await call(nodes[0]!.url, TOKEN, 'GET', `/api/v2/invoices/${charge.id}/events`)).body.data as Array<{ event: string }>).map((e) => e.event);
+      expect(events).toEqual(['invoice.created', 'invoice.expired']);
+    });
+  }, 60_000);
 });

@@ -2,7 +2,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, serve, tempHome } from '../support/cli.js';
-import { validPix } from '../support/server.js';
+import { closedPort } from '../support/receiver.js';
+import { ENGINE, validPix } from '../support/server.js';
 
 const TOKEN = 'ci_fixed_token_0123456789';
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -73,7 +74,16 @@ describe('pinvoice serve', () => {
     noStackTrace(result.stderr);
   });
 
-  it('a database that cannot be opened is a clear error', async () => {
+  it.runIf(ENGINE === 'postgres')('a PostgreSQL server that cannot be reached is a clear error that keeps the password out', async () => {
+    const env = tempHome();
+    const result = await run(['serve', '--port', '0', '--db', `postgres://alice:s3cret@127.0.0.1:${await closedPort()}/team`], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^pinvoice: cannot open database postgres:\/\/…@127\.0\.0\.1:\d+\/team: connect ECONNREFUSED/);
+    expect(result.stderr).not.toContain('s3cret');
+    noStackTrace(result.stderr);
+  });
+
+  it.runIf(ENGINE === 'sqlite')('a database that cannot be opened is a clear error', async () => {
     const env = tempHome();
     const notADirectory = join(env.HOME ?? '', 'a-file');
     writeFileSync(notADirectory, 'not a directory');
@@ -92,7 +102,7 @@ describe('pinvoice serve', () => {
       expect((await inFlight).status).toBe(200);
       expect(await server.stop(signal)).toBe(0);
       expect(server.stderr()).toContain(`${signal}: finishing requests in flight`);
-      expect(existsSync(`${db}-wal`)).toBe(false);
+      if (ENGINE === 'sqlite') expect(existsSync(`${db}-wal`)).toBe(false);
     }
   });
 

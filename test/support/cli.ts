@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { engineArgs } from './engine.js';
 
 export const BIN = new URL('../../bin/pinvoice.js', import.meta.url).pathname;
 
@@ -23,7 +24,9 @@ export interface RunResult {
   stderr: string;
 }
 
-export function run(args: string[], options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+/** Runs the CLI; a `--db` it is given names a database of the run's engine (test/support/engine.ts). */
+export async function run(given: string[], options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  const args = await engineArgs(given);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -50,8 +53,9 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `pinvoice serve` and resolves once it has printed its `listening on` line. */
-export function serve(args: string[], env: Record<string, string | undefined> = {}): Promise<ServeProcess> {
+/** Starts `pinvoice serve` (its `--db` on the run's engine) and resolves once it has printed its `listening on` line. */
+export async function serve(given: string[], env: Record<string, string | undefined> = {}): Promise<ServeProcess> {
+  const args = await engineArgs(given);
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -7,10 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { inject } from 'vitest';
 import { BIN } from './cli.js';
+import { ENGINE, postgresDatabase } from './engine.js';
 
 export interface Exit {
   code: number | null;
@@ -106,8 +104,8 @@ export interface Answer<T = any> {
 }
 
 /** One JSON request to a server; throws when no complete answer came (connection refused or reset). */
-export async function call<T = any>(base: string, token: string, method: string, path: string, body?: unknown): Promise<Answer<T>> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+export async function call<T = any>(base: string, token: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...extra, authorization: `Bearer ${token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
   const text = await response.text();
@@ -185,15 +183,5 @@ export const pixBody = (overrides: Record<string, unknown> = {}) => ({
  * test's folder, or a new PostgreSQL database of the run's throwaway cluster.
  */
 export async function dbFor(dir: string, name: string): Promise<string> {
-  if (process.env.PINVOICE_TEST_ENGINE !== 'postgres') return join(dir, `${name}.db`);
-  const base = inject('pgUrl');
-  const database = `e_${name.replace(/\W/g, '_')}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${database}`);
-  } finally {
-    await admin.end();
-  }
-  return base.replace(/\/[^/]*$/, `/${database}`);
+  return ENGINE === 'postgres' ? postgresDatabase(undefined, `e_${name}`) : join(dir, `${name}.db`);
 }

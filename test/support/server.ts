@@ -1,37 +1,21 @@
 // Starts the real app on a free loopback port over a store, and talks to it over HTTP. Every
 // response is checked against the OpenAPI document before a test sees it.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { inject } from 'vitest';
 import { createApp, type AppOptions } from '../../src/server/app.js';
 import { addCompany } from '../../src/server/seed.js';
 import { openStore, type SqliteStore } from '../../src/server/store/index.js';
 import type { Store } from '../../src/server/store/port.js';
 import { openPostgresStore, type PostgresStore } from '../../src/server/store/postgres/index.js';
 import { createResponseChecker } from './openapi-check.js';
+import { ENGINE, postgresDatabase } from './engine.js';
 
-/** The engine this run of the suite stands on (test/vitest.config.ts runs the server suite on both). */
-export const ENGINE = process.env.PINVOICE_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+export { ENGINE } from './engine.js';
 export type TestStore = SqliteStore | PostgresStore;
 
-/**
- * A PostgreSQL database for a test server: a new one for each server, or, for a `db` path (tests that
- * restart a server on "the same file"), the one named after that path.
- */
+/** A PostgreSQL database for a test server: a new one, or for a `db` path the one named after it. */
 async function postgresStore(db: string | undefined): Promise<PostgresStore> {
-  const base = inject('pgUrl');
-  const name = `t_${db && db !== ':memory:' ? createHash('sha256').update(db).digest('hex').slice(0, 16) : randomBytes(8).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch (error) {
-    if ((error as { code?: string }).code !== '42P04') throw error; // already there: the same "file" again
-  } finally {
-    await admin.end();
-  }
-  return openPostgresStore(base.replace(/\/[^/]*$/, `/${name}`));
+  return openPostgresStore(await postgresDatabase(db && db !== ':memory:' ? db : undefined));
 }
 
 /** Rows of a query on the test server's own database, whichever the engine (`?` placeholders). */
