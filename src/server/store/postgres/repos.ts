@@ -69,7 +69,24 @@ function toAggregate(row: Row): InvoiceAggregate {
   };
 }
 
-export function createPgRepos(db: Queryable): Writes {
+/** An ISO timestamp of ours as an SQL literal (checked: nothing else may be written into SQL text). */
+function timestampLiteral(at: string): string {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at)) throw new Error(`not a timestamp of ours: ${at}`);
+  return `'${at}'`;
+}
+
+function idLiteral(id: unknown): string {
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error(`not an id: ${String(id)}`);
+  return String(id);
+}
+
+/**
+ * The repositories over the pool (reads) or a transaction's client. `beforeCommit`, given for a
+ * transaction, collects statements (SQL text with literals of ours only) that its engine sends with
+ * the COMMIT, in one round trip: updates of rows that many transactions share, so that each holds
+ * their lock while the database runs them and commits, not while the server goes back and forth.
+ */
+export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
   const rows = async (sql: string, params: unknown[] = []): Promise<Row[]> => (await db.query(prepared(sql, params))).rows as Row[];
   const one = async (sql: string, params: unknown[] = []): Promise<Row | undefined> => (await rows(sql, params))[0];
   const count = async (sql: string, params: unknown[] = []): Promise<number> => (await db.query(prepared(sql, params))).rowCount ?? 0;
@@ -172,10 +189,22 @@ export function createPgRepos(db: Queryable): Writes {
           invoiceValues(invoice));
       },
       async upsertCustomer(companyId, document, now) {
-        const row = await one(`INSERT INTO customers (company_id, document, created_at, updated_at) VALUES ($1, $2, $3, $3)
-          ON CONFLICT (company_id, document) DO UPDATE SET updated_at = excluded.updated_at RETURNING id, created_at, updated_at`, [companyId, document, now]);
-        if (!row) throw new Error('customer upsert returned nothing');
-        return row as unknown as Customer;
+        // A known payer is found without waiting (a plain read; an insert that met the row would wait for
+        // whichever transaction last touched it); the time it last paid moves forward at the very end of
+        // the transaction, so that charges of one payer on many connections do not queue behind each other.
+        let found = await one('SELECT id, created_at FROM customers WHERE company_id = $1 AND document = $2', [companyId, document]);
+        if (!found) {
+          // a new payer (a second insert of the same document waits for this one, then finds it)
+          const created = await one(`INSERT INTO customers (company_id, document, created_at, updated_at) VALUES ($1, $2, $3, $3)
+            ON CONFLICT (company_id, document) DO NOTHING RETURNING id, created_at, updated_at`, [companyId, document, now]);
+          if (created) return created as unknown as Customer;
+          found = await one('SELECT id, created_at FROM customers WHERE company_id = $1 AND document = $2', [companyId, document]);
+          if (!found) throw new Error('a customer neither inserted nor found');
+        }
+        const touch = `UPDATE customers SET updated_at = ${timestampLiteral(now)} WHERE id = ${idLiteral(found.id)} AND updated_at < ${timestampLiteral(now)}`;
+        if (beforeCommit) beforeCommit.push(touch);
+        else await db.query(touch);
+        return { id: found.id as number, created_at: found.created_at as string, updated_at: now };
       },
       async changeStatus(change) {
         return (await count(`UPDATE invoices SET status = $1, updated_at = $2, paid_at = COALESCE($3, paid_at),
