@@ -8,6 +8,9 @@ import { formatDate, STATUS_LABELS } from './render.js';
 
 type Boleto = NonNullable<PublicInvoice['boleto']>;
 
+/** The PDF's built-in fonts hold Latin-1 (WinAnsi): any other character of a name is shown as "?". */
+const latin1 = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/gu, '?');
+
 export async function boletoPdf(view: PublicInvoice & { boleto: Boleto }): Promise<Buffer> {
   const { default: PDFDocument } = await import('pdfkit');
   const line = formatDigitableLine(view.boleto.digitableLine);
@@ -15,7 +18,7 @@ export async function boletoPdf(view: PublicInvoice & { boleto: Boleto }): Promi
   const doc = new PDFDocument({
     size: 'A4',
     margin: 48,
-    info: { Title: `Boleto ${view.secureId} - ${view.company.fantasy_name}`, Subject: line, Keywords: view.boleto.barcode, Creator: 'pinvoice serve (sandbox)' },
+    info: { Title: `Boleto ${view.secureId} - ${latin1(view.company.fantasy_name)}`, Subject: line, Keywords: view.boleto.barcode, Creator: 'pinvoice serve (sandbox)' },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -25,7 +28,7 @@ export async function boletoPdf(view: PublicInvoice & { boleto: Boleto }): Promi
   });
   const width = doc.page.width - 96;
 
-  doc.font('Helvetica-Bold').fontSize(16).text(view.company.fantasy_name, { width });
+  doc.font('Helvetica-Bold').fontSize(16).text(latin1(view.company.fantasy_name), { width });
   doc.moveDown(0.3).font('Helvetica').fontSize(9).fillColor('#b00020')
     .text('Boleto de teste gerado pelo sandbox do pinvoice: não tem valor e não deve ser pago.', { width });
   doc.fillColor('#000000').moveDown(1);
@@ -36,7 +39,7 @@ export async function boletoPdf(view: PublicInvoice & { boleto: Boleto }): Promi
     doc.font('Helvetica').fontSize(8).fillColor('#555555').text(label, { width });
     doc.font('Helvetica-Bold').fontSize(11).fillColor('#000000').text(value, { width }).moveDown(0.5);
   };
-  field('Beneficiário', view.company.fantasy_name);
+  field('Beneficiário', latin1(view.company.fantasy_name));
   field('Vencimento', formatDate(view.boleto.dueDate));
   field('Valor do documento', formatBRL(view.amount));
   field('Número do documento', view.secureId);
@@ -44,7 +47,7 @@ export async function boletoPdf(view: PublicInvoice & { boleto: Boleto }): Promi
 
   doc.moveDown(0.5).font('Helvetica').fontSize(8).fillColor('#555555').text('Itens', { width });
   doc.fillColor('#000000').fontSize(10);
-  for (const item of view.items) doc.text(`${item.quantity} × ${item.title}: ${formatBRL(item.quantity * item.unitPrice)}`, { width });
+  for (const item of view.items) doc.text(`${item.quantity} × ${latin1(item.title)}: ${formatBRL(item.quantity * item.unitPrice)}`, { width });
 
   doc.moveDown(1.5);
   doc.image(barcode, { width: Math.min(width, 420) });
