@@ -135,6 +135,7 @@ describe('the page controls', () => {
     expect(await (await page(s, two.invoice.token_checkout, '/sandbox/cancel', json)).json()).toEqual({ status: 'canceled' });
     const foreign = await page(s, three.invoice.token_checkout, '/sandbox/pay', { ...form, headers: { ...form.headers, origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
+    for (const origin of ['null', 'not a url']) expect((await page(s, three.invoice.token_checkout, '/sandbox/pay', { ...form, headers: { ...form.headers, origin } })).status).toBe(403);
     const own = await page(s, three.invoice.token_checkout, '/sandbox/pay', { ...form, headers: { ...form.headers, origin: s.url } });
     expect(own.status).toBe(303);
     expect((await page(s, three.invoice.token_checkout, '/sandbox/chargeback', form)).status).toBe(404);

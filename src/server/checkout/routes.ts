@@ -103,10 +103,7 @@ export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logEr
 
     async function act(request: FastifyRequest, reply: FastifyReply, run: (charge: PublicInvoice & { companyId: number; id: number }) => Promise<unknown>) {
       const token = tokenOf(request);
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== 'null' && new URL(origin).host !== request.headers.host) {
-        throw new ApiError(403, 'forbidden', 'The checkout page acts only on requests from its own pages.');
-      }
+      if (!sameOrigin(request)) throw new ApiError(403, 'forbidden', 'The checkout page acts only on requests from its own pages.');
       const row = TOKEN_SHAPE.test(token) ? await ctx.reads.invoices.byCheckoutToken(token) : undefined;
       const charge = row && (await view(token));
       if (!row || !charge) return notFoundPage(reply);
@@ -219,6 +216,17 @@ function liveData(charge: PublicInvoice, extras: CheckoutExtras): { hash: string
   const main = renderMain(charge, extras).text;
   const hash = createHash('sha256').update(charge.status).update('\0').update(main).digest('base64url');
   return { hash, data: JSON.stringify({ version: hash, status: charge.status, label: STATUS_LABELS[charge.status], html: main }) };
+}
+
+/** No Origin (a client that is not a browser, or an old one), or this server's own. */
+function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
 }
 
 function wantsJson(request: FastifyRequest): boolean {
