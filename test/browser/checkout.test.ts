@@ -124,7 +124,7 @@ describe.skipIf(browserSkipReason !== undefined)(`the checkout page in Chromium$
       const countdown = page.locator('.countdown');
       await expect.poll(() => countdown.textContent()).toMatch(/^Tempo restante: (\d+:)?\d{1,2}:\d\d$/);
       const before = await countdown.textContent();
-      await expect.poll(() => countdown.textContent(), { timeout: 3000 }).not.toBe(before);
+      await expect.poll(() => countdown.textContent(), { timeout: 5000 }).not.toBe(before);
     });
   });
 
