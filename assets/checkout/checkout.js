@@ -70,8 +70,15 @@
     }
     if (charge.getAttribute('data-version') === update.version) return;
     var changed = charge.getAttribute('data-status') !== update.status;
+    var hadFocus = charge.contains(document.activeElement);
     // the server's own rendering of the same part of the page, every data string already escaped
     charge.innerHTML = update.html;
+    // a keyboard user whose button went away lands on what happened, not at the top of the page
+    if (hadFocus) {
+      var target = document.getElementById('outcome-h') || charge;
+      if (target === charge) charge.setAttribute('tabindex', '-1');
+      target.focus();
+    }
     charge.setAttribute('data-version', update.version);
     charge.setAttribute('data-status', update.status);
     if (changed && announce) announce.textContent = update.label;

@@ -154,7 +154,7 @@ describe.skipIf(browserSkipReason !== undefined)(`the checkout page in Chromium$
       const back = page.waitForResponse((response) => response.request().isNavigationRequest() && response.request().redirectedFrom()?.method() === 'POST', { timeout: 10_000 });
       back.catch(() => undefined);
       await page.getByRole('button', { name: 'Simular pagamento' }).click();
-      // the form as the browser posts it (with this page's referrer policy, a form's POST says Origin: null)
+      // the form as the browser posts it (with its Origin, which the server checks: the page's referrer policy is same-origin)
       const post = await posted;
       expect(post.url()).toBe(`${url}/sandbox/pay`);
       if (post.status() !== 303) expect.fail(`the form's POST (Origin: ${await post.request().headerValue('origin')}) answered ${post.status()}: ${await post.text()}`);

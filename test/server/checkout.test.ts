@@ -51,7 +51,7 @@ describe('the checkout page', () => {
       expect(csp).toContain("default-src 'none'");
       expect(csp).not.toContain('unsafe-inline');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('referrer-policy')).toBe('same-origin');
       expect(response.headers.get('cache-control')).toBe('no-store');
       await response.body?.cancel();
     }

@@ -121,19 +121,19 @@ function outcomeSection(view: PublicInvoice) {
   switch (view.status) {
     case 'paid':
       return html`<section class="outcome ok" aria-labelledby="outcome-h">
-  <h2 id="outcome-h">Pagamento confirmado</h2>
+  <h2 id="outcome-h" tabindex="-1">Pagamento confirmado</h2>
   <p>Recebemos o seu pagamento${view.paidAt ? html` em <time datetime="${view.paidAt}">${formatDateTime(view.paidAt)}</time>` : ''}. Obrigado!</p>
 </section>`;
     case 'expired':
-      return html`<section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h">Esta cobrança expirou</h2><p>Peça uma nova cobrança a ${view.company.fantasy_name}.</p></section>`;
+      return html`<section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h" tabindex="-1">Esta cobrança expirou</h2><p>Peça uma nova cobrança a ${view.company.fantasy_name}.</p></section>`;
     case 'canceled':
-      return html`<section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h">Esta cobrança foi cancelada</h2><p>Nada foi cobrado.</p></section>`;
+      return html`<section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h" tabindex="-1">Esta cobrança foi cancelada</h2><p>Nada foi cobrado.</p></section>`;
     case 'refused':
-      return html`<section class="outcome bad" aria-labelledby="outcome-h"><h2 id="outcome-h">Pagamento recusado</h2><p>O pagamento não foi aprovado. Nada foi cobrado.</p></section>`;
+      return html`<section class="outcome bad" aria-labelledby="outcome-h"><h2 id="outcome-h" tabindex="-1">Pagamento recusado</h2><p>O pagamento não foi aprovado. Nada foi cobrado.</p></section>`;
     case 'refunded':
-      return html`<section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h">Pagamento estornado</h2><p>O valor foi devolvido.</p></section>`;
+      return html`<section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h" tabindex="-1">Pagamento estornado</h2><p>O valor foi devolvido.</p></section>`;
     case 'chargedback':
-      return html`<section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h">Pagamento contestado</h2><p>O pagamento foi contestado junto ao emissor do cartão.</p></section>`;
+      return html`<section class="outcome" aria-labelledby="outcome-h"><h2 id="outcome-h" tabindex="-1">Pagamento contestado</h2><p>O pagamento foi contestado junto ao emissor do cartão.</p></section>`;
     default:
       return '';
   }
@@ -182,7 +182,7 @@ function page(title: string, body: SafeHtml, live?: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <link rel="icon" href="data:,">
 <title>${title}</title>
 <link rel="stylesheet" href="/checkout/assets/checkout.css">
@@ -211,8 +211,18 @@ ${renderMain(view, extras)}
 
 /** The page for a token that names no charge. */
 export function renderNotFound(): string {
-  return page('Cobrança não encontrada', html`<main>
+  return page('Cobrança não encontrada', html`<header class="merchant"><p class="merchant-name">pinvoice</p></header>
+<main>
 <h1>Cobrança não encontrada</h1>
 <p>O endereço não corresponde a nenhuma cobrança. Confira o link que você recebeu.</p>
+</main>`);
+}
+
+/** The answer to a control posted from another site. */
+export function renderRefused(): string {
+  return page('Ação recusada', html`<header class="merchant"><p class="merchant-name">pinvoice</p></header>
+<main>
+<h1>Ação recusada</h1>
+<p>Esta ação só pode ser feita pela própria página de pagamento. Abra o link da cobrança e tente de novo.</p>
 </main>`);
 }

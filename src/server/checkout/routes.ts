@@ -13,7 +13,7 @@ import type { ServerContext } from '../invoices/context.js';
 import { complete3ds, publicView, sandboxAction } from '../invoices/lifecycle.js';
 import { boletoPdf } from './boleto-pdf.js';
 import { boletoBarcodeSvg, pixQrSvg } from './codes.js';
-import { renderCheckout, renderMain, renderNotFound, STATUS_LABELS, type CheckoutExtras } from './render.js';
+import { renderCheckout, renderMain, renderNotFound, renderRefused, STATUS_LABELS, type CheckoutExtras } from './render.js';
 
 /** Where the stylesheet and the script are: `assets/checkout/` of the package (beside src/ and dist/). */
 const ASSETS_DIR = new URL('../../../assets/checkout/', import.meta.url);
@@ -22,12 +22,13 @@ const ASSETS = {
   'checkout.js': 'text/javascript; charset=utf-8',
 } as const;
 
-/** Every answer of the page: nothing from elsewhere, no inline script, no framing, no referrer (the URL is the key). */
+/** Every answer of the page: nothing from elsewhere, no inline script, no framing, no referrer to other sites (the URL is the key). */
 const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // the URL is the key: other sites never see it (the page's own requests keep their Origin)
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
 };
@@ -103,7 +104,11 @@ export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logEr
 
     async function act(request: FastifyRequest, reply: FastifyReply, run: (charge: PublicInvoice & { companyId: number; id: number }) => Promise<unknown>) {
       const token = tokenOf(request);
-      if (!sameOrigin(request)) throw new ApiError(403, 'forbidden', 'The checkout page acts only on requests from its own pages.');
+      if (!sameOrigin(request)) {
+        const refused = new ApiError(403, 'forbidden', 'The checkout page acts only on requests from its own pages.');
+        if (wantsJson(request)) throw refused;
+        return reply.code(403).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(renderRefused());
+      }
       const row = TOKEN_SHAPE.test(token) ? await ctx.reads.invoices.byCheckoutToken(token) : undefined;
       const charge = row && (await view(token));
       if (!row || !charge) return notFoundPage(reply);
