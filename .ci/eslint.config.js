@@ -55,6 +55,20 @@ export default tseslint.config(
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', EventSource: 'readonly', setInterval: 'readonly' } },
   },
   {
+    // The benchmarks and the tests never import each other; what both need (a throwaway PostgreSQL
+    // cluster) lives in tools/, which imports neither.
+    files: ['bench/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)test/', message: 'bench/ never imports test/: share through tools/.' }] }] },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)bench/', message: 'test/ never imports bench/: share through tools/.' }] }] },
+  },
+  {
+    files: ['tools/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(bench|test)/', message: 'tools/ serves bench/ and test/, and imports neither.' }] }] },
+  },
+  {
     // Tests read arbitrary JSON answers; typing every one of them would add noise, not safety.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

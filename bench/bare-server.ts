@@ -1,6 +1,7 @@
-// The baseline server of bench/server.ts, in its own process: bare node:http answering any GET with
-// the GET bytes and any POST, once its whole body is read, with the create bytes; no routing, no
-// auth, no storage. It receives both answers (base64) over IPC and replies with its URL.
+// The baseline server of bench/server.ts and bench/postgres.ts, in its own process: bare node:http
+// answering any GET with the GET bytes and any POST, once its whole body is read, with the create
+// bytes; no routing, no auth, no storage. It receives both answers (base64) over IPC and replies
+// with its URL.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

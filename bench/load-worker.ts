@@ -1,7 +1,9 @@
 // The load generator, client side, in its own process (forked by bench/load.ts): node:http over a
-// keep-alive Agent, `connections` loops issuing requests back to back. Answers one request at a
-// time over IPC. Any non-2xx answer or error stops the run and is reported with a sample.
-import { readFileSync } from 'node:fs';
+// keep-alive Agent, `connections` loops issuing requests back to back, to one URL or to several in
+// turn (round-robin over the requests, so three nodes each get a third). Answers one request at a
+// time over IPC. Any non-2xx answer or error stops the run and is reported with a sample. CPU use is
+// read from /proc: the client's own, the server's processes', and a PostgreSQL cluster's.
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import type { FillOptions, FillProgress, FillResult, LoadOptions, LoadResult, RequestSpec, WorkerReply, WorkerRequest } from './load.js';
 import { MARK_EVERY } from './load.js';
@@ -56,16 +58,43 @@ const ok = (status: number) => status >= 200 && status < 300;
 const describeAnswer = (to: Target, answer: Answer) => `${to.method} ${to.path} → ${answer.status} ${answer.body?.toString('utf8', 0, 600) ?? ''}`;
 const describeError = (to: Target, error: unknown) => `${to.method} ${to.path} → error: ${error instanceof Error ? error.message : String(error)}`;
 
-/** CPU seconds a process has used, from /proc (Linux; undefined elsewhere). USER_HZ is 100 on Linux. */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
+/** The fields of /proc/<pid>/stat after the command's name: [0] state, [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime. */
+function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+/** CPU seconds a process (or several, summed) has used, from /proc (Linux; undefined elsewhere). USER_HZ is 100 on Linux. */
+function cpuSeconds(pid: number | number[] | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  let total = 0;
+  for (const one of Array.isArray(pid) ? pid : [pid]) {
+    const fields = statFields(one);
+    if (!fields) return undefined;
+    total += (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+  return total;
+}
+
+/**
+ * CPU seconds of a PostgreSQL cluster: the postmaster, the backends it has ended and reaped (its
+ * cutime and cstime), and its children alive now (backends, checkpointer, autovacuum…).
+ */
+function clusterCpuSeconds(postmaster: number | undefined): number | undefined {
+  if (postmaster === undefined) return undefined;
+  const own = statFields(postmaster);
+  if (!own) return undefined;
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(entry);
+    if (fields && Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
 }
 
 function percentile(sorted: Float64Array, q: number): number {
@@ -89,8 +118,11 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
   const from = performance.now() + options.warmupMs;
   const to = options.durationMs === undefined ? Infinity : from + options.durationMs;
   // CPU use over the measured span: read when it starts, and when the last measured answer comes.
-  let cpuAt: { client: NodeJS.CpuUsage; server?: number } | undefined;
-  const startTimer = setTimeout(() => (cpuAt = { client: process.cpuUsage(), server: cpuSeconds(options.watchPid) }), options.warmupMs);
+  let cpuAt: { client: NodeJS.CpuUsage; server?: number; postgres?: number } | undefined;
+  const startTimer = setTimeout(
+    () => (cpuAt = { client: process.cpuUsage(), server: cpuSeconds(options.watchPid), postgres: clusterCpuSeconds(options.watchPostgres) }),
+    options.warmupMs,
+  );
 
   const loop = async () => {
     while (!stop) {
@@ -121,6 +153,7 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
   clearTimeout(startTimer);
   const client = cpuAt ? process.cpuUsage(cpuAt.client) : undefined;
   const serverNow = cpuSeconds(options.watchPid);
+  const postgresNow = clusterCpuSeconds(options.watchPostgres);
   agent.destroy();
 
   const end = options.durationMs === undefined ? lastDone : to;
@@ -137,6 +170,7 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
     sample,
     clientCpu: client ? (client.user + client.system) / 1e6 / seconds : 0,
     serverCpu: cpuAt?.server !== undefined && serverNow !== undefined ? (serverNow - cpuAt.server) / seconds : undefined,
+    postgresCpu: cpuAt?.postgres !== undefined && postgresNow !== undefined ? (postgresNow - cpuAt.postgres) / seconds : undefined,
   };
 }
 
@@ -169,7 +203,7 @@ async function fill(options: FillOptions, progress: (p: FillProgress) => void): 
   const auth = { authorization: `Bearer ${options.token}` };
   const create = target(`${options.origin}/api/v2/invoices`, 'POST', { ...auth, 'content-type': 'application/json' }, options.body);
   const started = performance.now();
-  const cpuAt = { client: process.cpuUsage(), server: cpuSeconds(options.watchPid) };
+  const cpuAt = { client: process.cpuUsage(), server: cpuSeconds(options.watchPid), postgres: clusterCpuSeconds(options.watchPostgres) };
   const marks = [0];
   let ticket = createdInAll;
   let created = 0;
@@ -212,10 +246,12 @@ async function fill(options: FillOptions, progress: (p: FillProgress) => void): 
   const ms = performance.now() - started;
   const client = process.cpuUsage(cpuAt.client);
   const serverNow = cpuSeconds(options.watchPid);
+  const postgresNow = clusterCpuSeconds(options.watchPostgres);
   return {
     created, paid, ms, marks,
     clientCpu: (client.user + client.system) / 1000 / ms,
     serverCpu: cpuAt.server !== undefined && serverNow !== undefined ? ((serverNow - cpuAt.server) * 1000) / ms : undefined,
+    postgresCpu: cpuAt.postgres !== undefined && postgresNow !== undefined ? ((postgresNow - cpuAt.postgres) * 1000) / ms : undefined,
   };
 }
 

@@ -1,7 +1,10 @@
 // The load generator, parent side: the client runs in a forked process (bench/load-worker.ts) so it
 // never shares an event loop with the server it measures. node:http with a keep-alive Agent,
-// C connections each issuing requests back to back, after a warm-up that is not counted. Any non-2xx
-// answer or error is a failure (LoadError, showing a sample answer), never a rate.
+// C connections each issuing requests back to back, after a warm-up that is not counted; a request
+// may name several URLs (several nodes, or many charges), taken in turn. Any non-2xx answer or error
+// is a failure (LoadError, showing a sample answer), never a rate. It reports the CPU use of the
+// client, of the server (several node processes summed) and, given its postmaster, of a PostgreSQL
+// cluster, over the measured span.
 import { fork, type ChildProcess } from 'node:child_process';
 
 /** One kind of request: `url` is one URL, or a list taken in turn (each request the next one). */
@@ -19,8 +22,10 @@ export interface LoadOptions {
   durationMs?: number;
   /** …or this many requests after the warm-up */
   requests?: number;
-  /** a process whose CPU use is reported for the measured span (the server's) */
-  watchPid?: number;
+  /** the server's process, or processes (several nodes), whose CPU use is reported, summed, for the measured span */
+  watchPid?: number | number[];
+  /** a PostgreSQL postmaster: the CPU use of the cluster (it and its backends, alive or ended) is reported too */
+  watchPostgres?: number;
 }
 
 export interface LoadResult {
@@ -36,6 +41,8 @@ export interface LoadResult {
   /** CPU use over the measured span, 1 = one core busy */
   clientCpu: number;
   serverCpu?: number;
+  /** the PostgreSQL cluster's, when watchPostgres was given */
+  postgresCpu?: number;
 }
 
 /** Fill: `clients` loops create charges (POST body to /api/v2/invoices) until `to` exist, paying every `payEvery`-th. */
@@ -49,6 +56,8 @@ export interface FillOptions {
   progressMs: number;
   /** the server's process, whose CPU use is reported */
   watchPid?: number;
+  /** a PostgreSQL postmaster, whose cluster's CPU use is reported too */
+  watchPostgres?: number;
 }
 
 export interface FillResult {
@@ -59,6 +68,7 @@ export interface FillResult {
   marks: number[];
   clientCpu: number;
   serverCpu?: number;
+  postgresCpu?: number;
 }
 
 export interface FillProgress {
@@ -155,5 +165,6 @@ export const cpu = (value: number | undefined) => (value === undefined ? '?' : `
 
 /** One line: rate, latency, and where the CPU went (a client near 100% means the client, not the server, set the pace). */
 export function describe(result: LoadResult): string {
-  return `${int(result.rps).padStart(7)} req/s  p50 ${ms(result.p50).padStart(6)} ms  p99 ${ms(result.p99).padStart(6)} ms  (cpu: server ${cpu(result.serverCpu)}, client ${cpu(result.clientCpu)})`;
+  const postgres = result.postgresCpu === undefined ? '' : `, postgres ${cpu(result.postgresCpu)}`;
+  return `${int(result.rps).padStart(7)} req/s  p50 ${ms(result.p50).padStart(6)} ms  p99 ${ms(result.p99).padStart(6)} ms  (cpu: server ${cpu(result.serverCpu)}, client ${cpu(result.clientCpu)}${postgres})`;
 }

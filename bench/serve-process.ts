@@ -1,10 +1,16 @@
 // Starts and stops the built `pinvoice serve` (bin/pinvoice.js, so `npm run build` first) as a child
-// process, and cleans up after a benchmark: every process started and temp dir made here is ended
-// and removed when the benchmark ends, fails, or is interrupted.
+// process, on a SQLite file or a PostgreSQL database, and cleans up after a benchmark: every process
+// started, temp dir made and PostgreSQL cluster started here is ended and removed when the benchmark
+// ends, fails, or is interrupted. PostgreSQL for the benchmarks (benchPostgres): a throwaway cluster
+// (tools/postgres-cluster.ts, as the tests start one), or the server of PINVOICE_BENCH_PG_URL, in
+// which new databases are created and, at the end, dropped.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { startPostgres } from '../tools/postgres-cluster.js';
 
 export const BIN = new URL('../bin/pinvoice.js', import.meta.url).pathname;
 export const TOKEN = 'pinv_test_bench_token_0123456789';
@@ -63,11 +69,14 @@ export function killAtExit(child: ChildProcess): void {
 export interface ServeProcess {
   url: string;
   pid: number;
-  /** SIGTERM, then waits for the exit (requests in flight finish, the WAL is checkpointed); SIGKILL after 2 minutes */
+  /** SIGTERM, then waits for the exit (requests in flight finish; SQLite: the WAL is checkpointed); SIGKILL after 2 minutes */
   stop(): Promise<void>;
 }
 
-/** `pinvoice serve --port 0 --db <db> --token TOKEN [args]`; resolves once it prints `listening on <url>`. */
+/**
+ * `pinvoice serve --port 0 --db <db> --token TOKEN [args]`, `db` a SQLite file or a postgres:// URL;
+ * resolves once it prints `listening on <url>`.
+ */
 export async function startServe(db: string, args: string[] = []): Promise<ServeProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.PINVOICE_SERVE_TOKEN;
@@ -120,10 +129,76 @@ export function memory(pid: number): { rss: number; hwm: number } | undefined {
   }
 }
 
-/** Bytes of a database on disk: the file and its -wal, when there is one. */
+/** Bytes of a SQLite database on disk: the file and its -wal, when there is one. */
 export function dbBytes(db: string): number {
   const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
   return size(db) + size(`${db}-wal`);
+}
+
+export interface BenchPostgres {
+  /** e.g. "PostgreSQL 15.14, a throwaway cluster (fsync off)" */
+  description: string;
+  /** the postmaster of a cluster started here (to measure its CPU); undefined on PINVOICE_BENCH_PG_URL */
+  pid?: number;
+  /** a new, empty database, answered as its URL */
+  database(label: string): Promise<string>;
+  /** SELECT pg_database_size(current_database()) of a database, in bytes */
+  size(url: string): Promise<number>;
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * PostgreSQL for a benchmark: the server of PINVOICE_BENCH_PG_URL (a maintenance database of it; its
+ * databases named pinvoice_bench_* are made here and dropped at the end, unless interrupted), or else
+ * a throwaway cluster, stopped and removed at the end.
+ */
+export async function benchPostgres(): Promise<BenchPostgres> {
+  const given = process.env.PINVOICE_BENCH_PG_URL;
+  let admin: string;
+  let pid: number | undefined;
+  const made: string[] = [];
+  if (given) {
+    admin = given;
+    atExit(() => {
+      // the nodes are being killed: FORCE ends what connections they leave (PostgreSQL 13 and later)
+      const drop = async () => {
+        for (const name of made) await query(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      };
+      drop().catch((error: unknown) => process.stderr.write(`could not drop ${made.join(', ')} on PINVOICE_BENCH_PG_URL: ${error instanceof Error ? error.message : String(error)}\n`));
+    });
+  } else {
+    const cluster = await startPostgres();
+    atExit(() => cluster.stop());
+    admin = cluster.url;
+    pid = cluster.pid;
+  }
+  const [settings] = await query<{ version: string; fsync: string }>(admin, "SELECT current_setting('server_version') AS version, current_setting('fsync') AS fsync");
+  const where = given ? 'at PINVOICE_BENCH_PG_URL' : 'a throwaway cluster';
+  return {
+    description: `PostgreSQL ${settings?.version ?? '?'}, ${where} (fsync ${settings?.fsync ?? '?'})`,
+    pid,
+    async database(label) {
+      const name = `pinvoice_bench_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
+      await query(admin, `CREATE DATABASE ${name}`);
+      made.push(name);
+      const url = new URL(admin);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    async size(url) {
+      const [row] = await query<{ bytes: number | string }>(url, 'SELECT pg_database_size(current_database()) AS bytes');
+      return Number(row?.bytes);
+    },
+  };
 }
 
 /** The create request of the benchmarks: a pix charge as test/support/server.ts's validPix, without postback_url. */

@@ -297,7 +297,11 @@ describe.skipIf(ENGINE !== 'postgres')('nodes on one PostgreSQL database', () =>
     const pix = await create(a, validPix({ postback_url: r.url }));
     // the first attempt fails: the retry B schedules is a NOTIFY too, and B (the one that knows it) sends it
     await eventually(() => r.received.length >= 2, 10_000, 'the first attempt and its retry');
-    const [event] = await events(a, pix.id);
+    // (the second attempt's record commits just after its answer)
+    const [event] = await eventually(async () => {
+      const list = await events(a, pix.id);
+      return list[0]?.state === 'delivered' && list;
+    }, 5000, 'the event recorded delivered');
     expect(event).toMatchObject({ event: 'invoice.created', state: 'delivered' });
     expect(event.attempts.map((attempt: { status_code: number }) => attempt.status_code)).toEqual([500, 200]);
   });

@@ -50,6 +50,7 @@ export function createDispatcher(options: DispatcherOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let ticking = false;
+  let again = false;
   let unsubscribe: () => void = () => undefined;
   const idleMs = store.hearsOtherProcesses ? IDLE_HEARING_MS : IDLE_MS;
 
@@ -106,8 +107,14 @@ export function createDispatcher(options: DispatcherOptions) {
   }
 
   async function tick(): Promise<void> {
-    if (!running || ticking) return;
+    if (!running) return;
+    if (ticking) {
+      // a wake-up during a look at the queue: look again right after it (what woke us may be newer than what it read)
+      again = true;
+      return;
+    }
     ticking = true;
+    again = false;
     try {
       const now = clock();
       const free = concurrency - inFlight.size;
@@ -128,6 +135,7 @@ export function createDispatcher(options: DispatcherOptions) {
       schedule(idleMs);
     } finally {
       ticking = false;
+      if (again) schedule(0);
     }
   }
 

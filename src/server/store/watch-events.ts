@@ -9,7 +9,8 @@ export function watchEvents(writes: Writes, noticed: () => void): Writes {
     events: {
       ...writes.events,
       insert: async (event) => {
-        noticed();
+        // an event with nowhere to go (no postback_url) is never due: no dispatcher needs to hear of it
+        if (event.state === 'pending') noticed();
         return writes.events.insert(event);
       },
       requeue: async (id, at) => {

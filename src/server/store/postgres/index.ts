@@ -102,12 +102,15 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let recorded = false;
-      const tx = watchEvents(createPgRepos(client), () => (recorded = true));
+      const last: string[] = [];
+      const tx = watchEvents(createPgRepos(client, last), () => (recorded = true));
       try {
         await client.query('BEGIN');
         const result = await fn(tx);
-        if (recorded) await client.query(`NOTIFY ${CHANNEL}`);
-        await client.query('COMMIT');
+        // the statements kept for the end, the NOTIFY and the COMMIT: one round trip (simple protocol)
+        if (recorded) last.push(`NOTIFY ${CHANNEL}`);
+        last.push('COMMIT');
+        await client.query(last.join('; '));
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);

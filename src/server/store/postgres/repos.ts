@@ -1,7 +1,7 @@
 // The PostgreSQL engine's repositories over one queryable (the pool for reads, a client for a
 // transaction): the same port as SQLite's, in PostgreSQL's SQL, rows decoded before anything above
 // sees them (rows.ts decodes them, as for SQLite). Chosen by --db postgres://….
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { maskToken } from '../../../domain/secrets.js';
 import type { Status } from '../../../domain/status.js';
@@ -18,10 +18,79 @@ import {
 
 export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
-export function createPgRepos(db: Queryable): Writes {
-  const rows = async (sql: string, params: unknown[] = []): Promise<Row[]> => (await db.query(sql, params)).rows as Row[];
+// Every statement is a named prepared statement: each connection parses and plans it once, then
+// only binds and runs it (the name is a digest of its text, so one text is one statement).
+const statementNames = new Map<string, string>();
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `p_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
+/**
+ * A charge with everything its record shows, in one statement (one round trip, one snapshot): the
+ * invoice, its customer's times, the company's totals, and its timeline, refunds and movements as
+ * JSON arrays (refunds and movements only when it has any).
+ */
+const AGGREGATE = (by: 'id' | 'secure_id') => `SELECT i.*, c.created_at AS x_customer_created_at, c.updated_at AS x_customer_updated_at,
+    t.balance_pix AS x_balance_pix, t.balance_card AS x_balance_card, t.balance_bank_slip AS x_balance_bank_slip, t.paid_total AS x_paid_total,
+    COALESCE(m.total, 0) AS x_paid_month,
+    (SELECT COALESCE(json_agg(json_build_object('id', l.id, 'status', l.status, 'note', l.note, 'at', l.at, 'by', k.name) ORDER BY l.id), '[]')
+      FROM timeline l LEFT JOIN api_tokens k ON k.id = l.token_id WHERE l.invoice_id = i.id) AS x_timeline,
+    CASE WHEN i.refunded_amount > 0 THEN (SELECT json_agg(json_build_object('id', r.id, 'amount', r.amount, 'reason', r.reason, 'created_at', r.created_at) ORDER BY r.id)
+      FROM refunds r WHERE r.invoice_id = i.id) END AS x_refunds,
+    CASE WHEN i.paid_at IS NOT NULL THEN (SELECT json_agg(json_build_object('id', f.id, 'type', f.type, 'amount', f.amount, 'balance', f.balance,
+        'description', f.description, 'created_at', f.created_at) ORDER BY f.id)
+      FROM financial_movements f WHERE f.invoice_id = i.id) END AS x_movements
+  FROM invoices i
+  JOIN customers c ON c.id = i.customer_id
+  LEFT JOIN company_totals t ON t.company_id = i.company_id
+  LEFT JOIN company_paid_months m ON m.company_id = i.company_id AND m.month = $3
+  WHERE i.company_id = $1 AND i.${by} = $2`;
+const AGGREGATE_BY_ID = AGGREGATE('id');
+const AGGREGATE_BY_SECURE_ID = AGGREGATE('secure_id');
+
+function toAggregate(row: Row): InvoiceAggregate {
+  const invoice = toInvoice(row);
+  const totals: CompanyTotals = row.x_balance_pix === null || row.x_balance_pix === undefined
+    ? NO_TOTALS
+    : { balance_pix: row.x_balance_pix as number, balance_card: row.x_balance_card as number, balance_bank_slip: row.x_balance_bank_slip as number,
+      paid_total: row.x_paid_total as number, paid_month: row.x_paid_month as number };
+  return {
+    invoice,
+    customer: { id: invoice.customer_id, created_at: row.x_customer_created_at as string, updated_at: row.x_customer_updated_at as string },
+    timeline: row.x_timeline as unknown as TimelineEntry[],
+    refunds: (row.x_refunds as unknown as Refund[] | null) ?? [],
+    movements: (row.x_movements as unknown as Movement[] | null) ?? [],
+    totals,
+  };
+}
+
+/** An ISO timestamp of ours as an SQL literal (checked: nothing else may be written into SQL text). */
+function timestampLiteral(at: string): string {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(at)) throw new Error(`not a timestamp of ours: ${at}`);
+  return `'${at}'`;
+}
+
+function idLiteral(id: unknown): string {
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error(`not an id: ${String(id)}`);
+  return String(id);
+}
+
+/**
+ * The repositories over the pool (reads) or a transaction's client. `beforeCommit`, given for a
+ * transaction, collects statements (SQL text with literals of ours only) that its engine sends with
+ * the COMMIT, in one round trip: updates of rows that many transactions share, so that each holds
+ * their lock while the database runs them and commits, not while the server goes back and forth.
+ */
+export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
+  const rows = async (sql: string, params: unknown[] = []): Promise<Row[]> => (await db.query(prepared(sql, params))).rows as Row[];
   const one = async (sql: string, params: unknown[] = []): Promise<Row | undefined> => (await rows(sql, params))[0];
-  const count = async (sql: string, params: unknown[] = []): Promise<number> => (await db.query(sql, params)).rowCount ?? 0;
+  const count = async (sql: string, params: unknown[] = []): Promise<number> => (await db.query(prepared(sql, params))).rowCount ?? 0;
+  const exec = (sql: string, params: unknown[] = []) => db.query(prepared(sql, params));
 
   const totalsOf = async (companyId: number, month: string): Promise<CompanyTotals> =>
     ((await one(`SELECT t.balance_pix, t.balance_card, t.balance_bank_slip, t.paid_total,
@@ -35,7 +104,7 @@ export function createPgRepos(db: Queryable): Writes {
   return {
     async lock(name) {
       // hashtext: a 32-bit key from the name; the lock ends with the transaction
-      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+      await exec('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
     },
     companies: {
       async authenticate(token) {
@@ -74,7 +143,7 @@ export function createPgRepos(db: Queryable): Writes {
           p.address_postal_code, p.address_province, p.address_state, p.bank_account, p.bank_agency, p.bank_digit, p.bank_name,
           p.bank_type, JSON.stringify(fees), webhookSecret, now]);
         const id = row?.id as number;
-        await db.query('INSERT INTO company_totals (company_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+        await exec('INSERT INTO company_totals (company_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
         return id;
       },
       async addToken(companyId, token, now, options = {}) {
@@ -100,21 +169,10 @@ export function createPgRepos(db: Queryable): Writes {
         return row && toInvoice(row);
       },
       async aggregate(companyId, ref, month): Promise<InvoiceAggregate | undefined> {
-        const row = await findInvoice(companyId, ref);
-        if (!row) return undefined;
-        const invoice = toInvoice(row);
-        const customer = (await one('SELECT id, created_at, updated_at FROM customers WHERE id = $1', [invoice.customer_id])) as unknown as Customer | undefined;
-        if (!customer) throw new Error(`invoice ${invoice.id} has no customer row`);
-        return {
-          invoice,
-          customer,
-          timeline: (await rows('SELECT t.id, t.status, t.note, t.at, k.name AS by FROM timeline t LEFT JOIN api_tokens k ON k.id = t.token_id WHERE t.invoice_id = $1 ORDER BY t.id', [invoice.id])) as unknown as TimelineEntry[],
-          refunds: invoice.refunded_amount > 0 ? ((await rows('SELECT id, amount, reason, created_at FROM refunds WHERE invoice_id = $1 ORDER BY id', [invoice.id])) as unknown as Refund[]) : [],
-          movements: invoice.paid_at !== null
-            ? ((await rows('SELECT id, type, amount, balance, description, created_at FROM financial_movements WHERE invoice_id = $1 ORDER BY id', [invoice.id])) as unknown as Movement[])
-            : [],
-          totals: await totalsOf(companyId, month),
-        };
+        const row = /^\d{1,15}$/.test(ref)
+          ? await one(AGGREGATE_BY_ID, [companyId, Number(ref), month])
+          : await one(AGGREGATE_BY_SECURE_ID, [companyId, ref, month]);
+        return row && toAggregate(row);
       },
       async byCheckoutToken(token) {
         const row = await one('SELECT * FROM invoices WHERE token_checkout = $1', [token]);
@@ -127,14 +185,26 @@ export function createPgRepos(db: Queryable): Writes {
         return Number((await one("SELECT nextval('invoices_id_seq') AS id"))?.id);
       },
       async insert(invoice: NewInvoice) {
-        await db.query(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+        await exec(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
           invoiceValues(invoice));
       },
       async upsertCustomer(companyId, document, now) {
-        const row = await one(`INSERT INTO customers (company_id, document, created_at, updated_at) VALUES ($1, $2, $3, $3)
-          ON CONFLICT (company_id, document) DO UPDATE SET updated_at = excluded.updated_at RETURNING id, created_at, updated_at`, [companyId, document, now]);
-        if (!row) throw new Error('customer upsert returned nothing');
-        return row as unknown as Customer;
+        // A known payer is found without waiting (a plain read; an insert that met the row would wait for
+        // whichever transaction last touched it); the time it last paid moves forward at the very end of
+        // the transaction, so that charges of one payer on many connections do not queue behind each other.
+        let found = await one('SELECT id, created_at FROM customers WHERE company_id = $1 AND document = $2', [companyId, document]);
+        if (!found) {
+          // a new payer (a second insert of the same document waits for this one, then finds it)
+          const created = await one(`INSERT INTO customers (company_id, document, created_at, updated_at) VALUES ($1, $2, $3, $3)
+            ON CONFLICT (company_id, document) DO NOTHING RETURNING id, created_at, updated_at`, [companyId, document, now]);
+          if (created) return created as unknown as Customer;
+          found = await one('SELECT id, created_at FROM customers WHERE company_id = $1 AND document = $2', [companyId, document]);
+          if (!found) throw new Error('a customer neither inserted nor found');
+        }
+        const touch = `UPDATE customers SET updated_at = ${timestampLiteral(now)} WHERE id = ${idLiteral(found.id)} AND updated_at < ${timestampLiteral(now)}`;
+        if (beforeCommit) beforeCommit.push(touch);
+        else await db.query(touch);
+        return { id: found.id as number, created_at: found.created_at as string, updated_at: now };
       },
       async changeStatus(change) {
         return (await count(`UPDATE invoices SET status = $1, updated_at = $2, paid_at = COALESCE($3, paid_at),
@@ -149,7 +219,7 @@ export function createPgRepos(db: Queryable): Writes {
         const added = await count(`UPDATE invoices SET refunded_amount = refunded_amount + $1, updated_at = $2
           WHERE id = $3 AND status = 'paid' AND $1 > 0 AND refunded_amount + $1 <= amount`, [amount, at, invoiceId]);
         if (added !== 1) return false;
-        await db.query('INSERT INTO refunds (invoice_id, amount, reason, created_at) VALUES ($1, $2, $3, $4)', [invoiceId, amount, reason, at]);
+        await exec('INSERT INTO refunds (invoice_id, amount, reason, created_at) VALUES ($1, $2, $3, $4)', [invoiceId, amount, reason, at]);
         return true;
       },
       async addMovement(movement) {
@@ -157,14 +227,14 @@ export function createPgRepos(db: Queryable): Writes {
         const row = await one(`INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at)
           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, [company_id, invoice_id, type, amount, balance, description, created_at]);
         if (!BALANCE_COLUMNS.includes(balance)) throw new Error(`unknown balance ${balance}`);
-        await db.query(`INSERT INTO company_totals (company_id, ${balance}) VALUES ($1, $2)
+        await exec(`INSERT INTO company_totals (company_id, ${balance}) VALUES ($1, $2)
           ON CONFLICT (company_id) DO UPDATE SET ${balance} = company_totals.${balance} + excluded.${balance}`, [company_id, amount]);
         return { id: row?.id as number, type, amount, balance, description, created_at };
       },
       async countPaid(companyId, amount, paidAt) {
-        await db.query(`INSERT INTO company_totals (company_id, paid_total) VALUES ($1, $2)
+        await exec(`INSERT INTO company_totals (company_id, paid_total) VALUES ($1, $2)
           ON CONFLICT (company_id) DO UPDATE SET paid_total = company_totals.paid_total + excluded.paid_total`, [companyId, amount]);
-        await db.query(`INSERT INTO company_paid_months (company_id, month, total) VALUES ($1, $2, $3)
+        await exec(`INSERT INTO company_paid_months (company_id, month, total) VALUES ($1, $2, $3)
           ON CONFLICT (company_id, month) DO UPDATE SET total = company_paid_months.total + excluded.total`, [companyId, paidAt.slice(0, 7), amount]);
       },
       async marks(invoiceId) {
@@ -198,7 +268,7 @@ export function createPgRepos(db: Queryable): Writes {
       },
       async insert(event) {
         const snapshot = event.snapshot && encodeSnapshot(event.snapshot, event.created_at);
-        await db.query(`INSERT INTO events (public_id, company_id, invoice_id, type, url, body, snapshot, created_at, state, next_attempt_at)
+        await exec(`INSERT INTO events (public_id, company_id, invoice_id, type, url, body, snapshot, created_at, state, next_attempt_at)
           VALUES ($1, $2, $3, $4, $5, '', $6, $7, $8, $9)`,
         [event.public_id, event.company_id, event.invoice_id, event.type, event.url, snapshot, event.created_at, event.state, event.next_attempt_at]);
       },
@@ -211,7 +281,7 @@ export function createPgRepos(db: Queryable): Writes {
         return claimed.map(toEvent).sort((a, b) => (a.next_attempt_at ?? '').localeCompare(b.next_attempt_at ?? '') || a.id - b.id);
       },
       async recordAttempt(attempt, outcome, node) {
-        await db.query(`INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt)
+        await exec(`INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt)
           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [attempt.event_id, attempt.url, attempt.started_at, attempt.duration_ms, attempt.status_code, attempt.error, attempt.response_excerpt]);
         return (await count(`UPDATE events SET state = $1, tries = tries + 1, next_attempt_at = $2,
@@ -220,10 +290,10 @@ export function createPgRepos(db: Queryable): Writes {
         [outcome.state, outcome.next_attempt_at, outcome.delivered_at, attempt.event_id, node])) === 1;
       },
       async releaseClaims(node) {
-        await db.query("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE state = 'pending' AND claimed_by = $1", [node]);
+        await exec("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE state = 'pending' AND claimed_by = $1", [node]);
       },
       async requeue(id, at) {
-        await db.query("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2", [at, id]);
+        await exec("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2", [at, id]);
       },
     },
     idempotency: {
@@ -233,15 +303,15 @@ export function createPgRepos(db: Queryable): Writes {
       },
       async claim({ companyId, operation, key }, requestHash, now, staleBefore) {
         // A second insert of the key waits for the transaction holding it, then does nothing if it committed.
-        const inserted = await db.query(`INSERT INTO idempotency_keys (company_id, operation, key, request_hash, status_code, response, created_at)
+        const inserted = await exec(`INSERT INTO idempotency_keys (company_id, operation, key, request_hash, status_code, response, created_at)
           VALUES ($1, $2, $3, $4, 0, 'null', $5) ON CONFLICT (company_id, operation, key) DO NOTHING`, [companyId, operation, key, requestHash, now]);
         if (inserted.rowCount === 1) return true;
-        const taken = await db.query(`UPDATE idempotency_keys SET request_hash = $4, status_code = 0, response = 'null', created_at = $5
+        const taken = await exec(`UPDATE idempotency_keys SET request_hash = $4, status_code = 0, response = 'null', created_at = $5
           WHERE company_id = $1 AND operation = $2 AND key = $3 AND created_at < $6`, [companyId, operation, key, requestHash, now, staleBefore]);
         return taken.rowCount === 1;
       },
       async answer({ companyId, operation, key }, statusCode, response) {
-        await db.query('UPDATE idempotency_keys SET status_code = $4, response = $5 WHERE company_id = $1 AND operation = $2 AND key = $3',
+        await exec('UPDATE idempotency_keys SET status_code = $4, response = $5 WHERE company_id = $1 AND operation = $2 AND key = $3',
           [companyId, operation, key, statusCode, JSON.stringify(response)]);
       },
       async purgeBefore(cutoff) {

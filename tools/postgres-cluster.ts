@@ -1,0 +1,75 @@
+// A throwaway PostgreSQL cluster, shared by the tests (test/support/postgres.ts re-exports this
+// file; test/support/global-setup.ts starts one per run) and the benchmarks (bench/postgres.ts,
+// bench/scale.ts --engine postgres), which must not import each other: Debian's server binaries,
+// a cluster in a temp folder on a free port, run as an unprivileged user when run as root
+// (PostgreSQL refuses root), with fsync off (nothing in it is meant to survive), stopped at the end.
+// Outside CI, without PostgreSQL installed, the PostgreSQL tests say they were skipped and why; in
+// CI (CI=true) they never skip.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TestPostgres {
+  /** postgres://… of the cluster's maintenance database */
+  url: string;
+  /** the postmaster's process id (its backends are its children) */
+  pid: number;
+  stop(): void;
+}
+
+/** The folder of initdb and pg_ctl: pg_config's, or Debian's newest /usr/lib/postgresql/N/bin. */
+export function postgresBin(): string | undefined {
+  const fromConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  const candidates = [
+    fromConfig.status === 0 ? fromConfig.stdout.trim() : '',
+    ...(existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin`) : []),
+  ];
+  return candidates.find((dir) => dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a PostgreSQL program as `user` (root cannot run PostgreSQL) or as ourselves. */
+function runAs(user: string | undefined, program: string, args: string[]): void {
+  const [command, all] = user ? ['runuser', ['-u', user, '--', program, ...args]] : [program, args];
+  execFileSync(command, all, { stdio: 'pipe' });
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL is not installed (no initdb; Debian: apt-get install postgresql)');
+  const dir = mkdtempSync(join(tmpdir(), 'pinvoice-pg-'));
+  const root = process.getuid?.() === 0;
+  const user = root ? 'nobody' : undefined;
+  if (root) chownSync(dir, 65534, 65534);
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const stop = () => {
+    try {
+      if (existsSync(join(data, 'postmaster.pid'))) runAs(user, join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    runAs(user, join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    runAs(user, join(bin, 'pg_ctl'), ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  // postmaster.pid: its first line is the postmaster's process id
+  const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, pid, stop };
+}
