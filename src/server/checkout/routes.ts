@@ -158,9 +158,9 @@ export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logEr
     stream.reply.raw.write(`event: update\ndata: ${update.data}\n\n`);
   }
 
-  // Every change of a charge records an event in its transaction: after such a commit (on PostgreSQL,
-  // on any node), each open page looks at its charge again. Where other processes' commits go unheard
-  // (SQLite), and for expiry by time, pages also look every second.
+  // Every change of a charge records an event in its transaction: after such a commit of this process
+  // (and, on PostgreSQL, a commit on any node that made a postback due), each open page looks at its
+  // charge again. For changes made by other processes, and for expiry by time, pages also look every second.
   let pending: Promise<void> | undefined;
   let again = false;
   function refreshAll(): void {
@@ -180,8 +180,9 @@ export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logEr
   let unsubscribe = () => undefined as void;
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    unsubscribe = ctx.store.onEventsRecorded(refreshAll);
-    timer = setInterval(refreshAll, ctx.store.hearsOtherProcesses ? 5000 : 1000);
+    const stops = [ctx.store.onChargesChanged(refreshAll), ctx.store.onEventsRecorded(refreshAll)];
+    unsubscribe = () => stops.forEach((stop) => stop());
+    timer = setInterval(refreshAll, 1000);
     timer.unref();
   });
   app.addHook('preClose', async () => {

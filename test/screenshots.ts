@@ -2,13 +2,33 @@
 // `pinvoice serve` (so `npm run build` first), brings a charge into each state through the API, and
 // writes full-page PNGs from Debian's Chromium (or $CHROMIUM_PATH) at a phone's width, 390 px, to
 // docs/screenshots/checkout-<state>.png; and the pix page once more on a 1280 px desktop.
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { main, startServe, tempDir, TOKEN } from '../bench/serve-process.js';
-import { CARDS, boletoCharge, cardCharge } from '../test/support/charges.js';
-import { api, checkoutUrl, CHROMIUM, createCharge, hasChromium, launchChromium, type Gateway } from '../test/support/browser.js';
-import { validPix } from '../test/support/server.js';
+import { CARDS, boletoCharge, cardCharge } from './support/charges.js';
+import { api, checkoutUrl, CHROMIUM, createCharge, hasChromium, launchChromium, type Gateway } from './support/browser.js';
+import { validPix } from './support/server.js';
+
+const TOKEN = 'pinv_test_screenshots_token_0001';
+const BIN = new URL('../bin/pinvoice.js', import.meta.url).pathname;
+
+/** `pinvoice serve` on a throwaway database; resolves with its URL and a stop. */
+async function startServe(dir: string): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', join(dir, 'screenshots.db'), '--token', TOKEN],
+    { env: { PATH: process.env.PATH, HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const match = /^listening on (\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening`)));
+  });
+  return { url, stop: () => void child.kill('SIGTERM') };
+}
 
 const OUT = new URL('../docs/screenshots/', import.meta.url).pathname;
 const PHONE = { width: 390, height: 844 };
@@ -38,10 +58,11 @@ async function shoot(page: Page, url: string, name: string, expectedStatus = 200
   console.log(`wrote ${path}`);
 }
 
-await main(async () => {
-  if (!hasChromium) throw new Error(`no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set CHROMIUM_PATH)`);
-  mkdirSync(OUT, { recursive: true });
-  const server = await startServe(join(tempDir(), 'screenshots.db'));
+if (!hasChromium) throw new Error(`no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set CHROMIUM_PATH)`);
+mkdirSync(OUT, { recursive: true });
+const dir = mkdtempSync(join(tmpdir(), 'pinvoice-screenshots-'));
+const server = await startServe(dir);
+try {
   const browser = await launchChromium();
   try {
     const gateway: Gateway = { url: server.url, token: TOKEN };
@@ -60,6 +81,8 @@ await main(async () => {
     await shoot(desktop, checkoutUrl(gateway, pix), 'pix-desktop');
   } finally {
     await browser.close();
-    await server.stop();
   }
-});
+} finally {
+  server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
