@@ -7,6 +7,8 @@ const common = { root, testTimeout: 20_000, hookTimeout: 30_000, globalSetup: ['
 // The server and end-to-end suites run against both engines: one suite, parameterised by
 // PINVOICE_TEST_ENGINE (a `--db` a test gives becomes a PostgreSQL database: test/support/engine.ts).
 // Without PostgreSQL the PostgreSQL half is skipped, saying so; in CI it never is.
+// The browser suite (test/browser: the checkout page in Chromium) runs in the SQLite project only: the
+// page reads the same store through the same code on either engine, and one browser run is enough.
 const withPostgres = Boolean(postgresBin()) || process.env.CI === 'true';
 if (!withPostgres) console.warn('pinvoice: the PostgreSQL half of the server and end-to-end suites is skipped: PostgreSQL is not installed (Debian: apt-get install postgresql)');
 

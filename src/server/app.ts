@@ -3,6 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { OPERATIONS, routerPath } from '../api/operations.js';
 import { pooledRandomBytes } from '../base/random-pool.js';
 import { createAuthenticator } from './auth.js';
+import { registerCheckout } from './checkout/routes.js';
 import { installBodyRules } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { ApiError, forbidden, frameworkError } from './errors.js';
@@ -132,5 +133,6 @@ export function createApp(options: AppOptions): FastifyInstance {
       },
     });
   }
+  registerCheckout(app, ctx, logError);
   return app;
 }

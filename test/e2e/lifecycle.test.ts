@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CARDS, boletoCharge, cardCharge } from '../support/charges.js';
 import { run, serve, tempHome, type ServeProcess } from '../support/cli.js';
 import { validPix } from '../support/server.js';
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const cli = (args: string[], input?: string) => run(args, { env, input });
+const cli = (args: string[], input?: string, extra: Record<string, string> = {}) => run(args, { env: { ...env, ...extra }, input });
 const json = (text: string) => JSON.parse(text);
 const file = (name: string, body: unknown) => {
   const path = join(work, name);
@@ -71,15 +71,31 @@ describe('the lifecycle from the command line', () => {
     expect(refused).toMatchObject({ status: 'refused', refusedReason: 'authentication_failed' });
   });
 
-  it('boleto from a file shows its typeable line; invoice open prints the public page', async () => {
+  it('boleto from a file shows its typeable line; invoice get shows the checkout page, invoice open opens it', async () => {
     const boleto = await cli(['invoice', 'create', '--file', file('boleto.json', boletoCharge())]);
     expect(boleto.code, boleto.stderr).toBe(0);
     expect(boleto.stdout).toMatch(/\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}/);
     const created = json((await cli(['invoice', 'create', '--file', file('boleto2.json', boletoCharge()), '--json'])).stdout);
+    const url = `${server.url}/checkout/${created.invoice.token_checkout}`;
+    expect((await cli(['invoice', 'get', String(created.id)])).stdout).toContain(`\nCheckout page: ${url}\n`);
+    // no graphical session here: the URL is printed, and stderr says why nothing opened
     const open = await cli(['invoice', 'open', String(created.id)]);
-    expect(open.stdout.trim()).toBe(`${server.url}/api/v2/public/invoices/${created.invoice.token_checkout}`);
-    const page: any = await (await fetch(open.stdout.trim())).json();
-    expect(page.boleto.digitableLine).toBe(created.boleto.digitableLine);
+    expect(open.code, open.stderr).toBe(0);
+    expect(open.stdout).toBe(`${url}\n`);
+    expect(open.stderr).toMatch(/no browser to open here/);
+    const page = await (await fetch(open.stdout.trim())).text();
+    expect(page).toContain(created.boleto.digitableLine.replace(/^(\d{5})(\d{5})(\d{5})(\d{6})(\d{5})(\d{6})(\d)(\d{14})$/, '$1.$2 $3.$4 $5.$6 $7 $8'));
+    // --print: the URL alone; --json: the URL and the token
+    expect(await cli(['invoice', 'open', String(created.id), '--print'])).toMatchObject({ code: 0, stdout: `${url}\n`, stderr: '' });
+    expect(json((await cli(['invoice', 'open', String(created.id), '--json'])).stdout)).toEqual({ url, token_checkout: created.invoice.token_checkout });
+    // with a browser ($BROWSER names it), the browser gets the URL
+    const seen = join(work, 'browser-saw.txt');
+    const browser = join(work, 'browser.sh');
+    writeFileSync(browser, `#!/bin/sh\necho "$1" > '${seen}'\n`);
+    chmodSync(browser, 0o755);
+    const opened = await cli(['invoice', 'open', String(created.id)], undefined, { BROWSER: browser });
+    expect(opened.stderr).toMatch(/opened in the default browser/);
+    await vi.waitFor(() => expect(readFileSync(seen, 'utf8')).toBe(`${url}\n`));
   });
 
   it('--watch exits 0 when the sandbox pays the charge, 7 when it is canceled', async () => {

@@ -2,7 +2,7 @@
 import type { Customer, Transaction } from '../../api/schemas.js';
 import type { Palette } from './colour.js';
 import { DASH, dateTime, document, money, orDash, percent, zipCode } from './format.js';
-import { safeData } from './safe-text.js';
+import { safeData, safeText } from './safe-text.js';
 import { keyValueTable, section, type Row } from './table.js';
 import { renderItems, renderMovements, renderRefunds, renderTimeline } from './transaction-lists.js';
 import { renderPayment } from './transaction-payment.js';
@@ -14,6 +14,8 @@ export interface TransactionRenderOptions {
   qr?: string | undefined;
   /** the columns every table fits in; the terminal's by default */
   width?: number | undefined;
+  /** the URL of the charge's checkout page, shown under the summary */
+  checkoutUrl?: string | undefined;
 }
 
 export const METHOD_LABELS: Record<Transaction['paymentMethod'], string> = {
@@ -82,7 +84,9 @@ export function renderTransaction(record: Transaction, options: TransactionRende
   const { palette, width = terminalWidth() } = options;
   const tx = safeData(record);
   const sections = [
-    section('Summary', keyValueTable(summaryRows(tx, palette), palette, width), palette),
+    // the checkout page's URL under the summary, on one line of its own (a table cell would break it)
+    section('Summary', keyValueTable(summaryRows(tx, palette), palette, width), palette)
+      + (options.checkoutUrl === undefined ? '' : `\nCheckout page: ${safeText(options.checkoutUrl)}`),
     section('Payer', keyValueTable(payerRows(tx.customer), palette, width), palette),
     renderItems(tx.items, palette, width),
     section('Fee', keyValueTable(feeRows(tx), palette, width), palette),

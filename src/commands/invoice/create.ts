@@ -42,5 +42,5 @@ export async function createInvoice(flags: CreateFlags): Promise<void> {
   }
   if (!connection) return out.jsonData(checked.value);
   const tx = await connection.client.createInvoice(checked.value, flags.idempotencyKey);
-  await show(out, tx, flags, await postbacksOf(connection.client, tx, out));
+  await show(out, tx, { ...flags, baseUrl: connection.connection.baseUrl }, await postbacksOf(connection.client, tx, out));
 }

@@ -21,13 +21,13 @@ async function showPixWhileWaiting(out: Output, tx: Transaction, flags: GetFlags
 
 export async function getInvoice(id: string, flags: GetFlags): Promise<void> {
   const out = createOutput(flags);
-  const { client } = await connect(flags);
+  const { client, connection } = await connect(flags);
   let tx = await client.getInvoice(id.trim());
-  if (!flags.watch) return show(out, tx, flags, await postbacksOf(client, tx, out));
+  if (!flags.watch) return show(out, tx, { ...flags, baseUrl: connection.baseUrl }, await postbacksOf(client, tx, out));
   const shown = await showPixWhileWaiting(out, tx, flags);
   const result = await watchInvoice(client, tx, { timeoutMs: flags.timeout * 1000, intervalMs: flags.interval * 1000, spinner: process.stderr.isTTY === true });
   tx = result.tx;
-  await show(out, tx, { ...flags, qr: shown ? false : (flags.qr ?? false) }, await postbacksOf(client, tx, out));
+  await show(out, tx, { ...flags, qr: shown ? false : (flags.qr ?? false), baseUrl: connection.baseUrl }, await postbacksOf(client, tx, out));
   if (result.timedOut) throw new CliError(`still ${tx.status} after ${flags.timeout} s (--timeout)`, EXIT.watchTimeout);
   if (tx.status !== 'paid') throw new CliError(`the charge ended ${tx.status}${tx.refusedReason ? ` (${tx.refusedReason})` : ''}`, EXIT.notPaid);
 }

@@ -85,9 +85,10 @@ export type ThreeDsFlags = FlagsOf<typeof threeDsCommand>;
 
 const openCommand = () =>
   withConnection(new Command('open'))
-    .description("print the URL of the charge's public page (the payer's view, no token needed)")
+    .description("open the charge's checkout page (what the payer sees) in the default browser; its URL is printed too")
     .argument('<id>', 'integer id or secureId')
-    .addHelpText('after', examples('pinvoice invoice open 42', 'curl -s "$(pinvoice invoice open 42)" | jq .status'));
+    .option('--print', 'only print the URL (also what happens when there is no browser to open)')
+    .addHelpText('after', examples('pinvoice invoice open 42', 'pinvoice invoice open INV-20261123-000042-1234 --print', 'pinvoice invoice open 42 --json | jq -r .url'));
 export type OpenFlags = FlagsOf<typeof openCommand>;
 
 export function invoiceGroup() {

@@ -1,14 +1,42 @@
-// `pinvoice invoice open`: the URL of the payer's page of a charge.
+// `pinvoice invoice open`: the payer's checkout page of a charge, opened in the default browser; its
+// URL printed instead with --print or --json, when there is no browser to open (no graphical session,
+// or no opener), and in any case on stdout, so scripts can always read it.
+import { spawn } from 'node:child_process';
 import { connect } from '../../cli/context.js';
 import { createOutput } from '../../cli/output.js';
+import { checkoutUrl } from '../../client/checkout-url.js';
 import type { OpenFlags } from './index.js';
 
-/** Prints the payer's page of a charge: the public view, keyed by its unguessable checkout token. */
+/** The command that opens a URL in the default browser here, or undefined when there is none to try. */
+function opener(url: string): [string, string[]] | undefined {
+  if (process.env.BROWSER) return [process.env.BROWSER, [url]];
+  if (process.platform === 'darwin') return ['open', [url]];
+  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]];
+  // Linux and the BSDs: only with a graphical session (a terminal over SSH has none)
+  if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return undefined;
+  return ['xdg-open', [url]];
+}
+
+/** Starts the opener and resolves whether it started (the browser itself is left running on its own). */
+function launch([command, args]: [string, string[]]): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    child.once('error', () => resolve(false));
+    child.once('spawn', () => {
+      child.unref();
+      resolve(true);
+    });
+  });
+}
+
 export async function openInvoice(id: string, flags: OpenFlags): Promise<void> {
   const out = createOutput(flags);
   const { client, connection } = await connect(flags);
-  const tx = await client.getInvoice(id);
-  const url = `${connection.baseUrl}/api/v2/public/invoices/${tx.invoice.token_checkout}`;
-  if (out.json) out.jsonData({ url, token_checkout: tx.invoice.token_checkout });
-  else out.data(url);
+  const tx = await client.getInvoice(id.trim());
+  const url = checkoutUrl(connection.baseUrl, tx.invoice.token_checkout);
+  if (out.json) return out.jsonData({ url, token_checkout: tx.invoice.token_checkout });
+  const how = flags.print ? undefined : opener(url);
+  const opened = how !== undefined && (await launch(how));
+  out.data(url);
+  if (!flags.print) out.message(opened ? 'opened in the default browser' : 'no browser to open here (no graphical session): open the URL above');
 }

@@ -339,6 +339,11 @@ export interface Store extends Reads {
    */
   onEventsRecorded(listener: () => void): () => void;
   /**
+   * Calls listener after a commit of this process that changed a charge (every change records an
+   * event, with or without a postback URL); other processes' changes are not heard. Returns the unsubscribe.
+   */
+  onChargesChanged(listener: () => void): () => void;
+  /**
    * Whether onEventsRecorded also hears other processes' commits (PostgreSQL: LISTEN/NOTIFY). When it
    * does not (SQLite: several processes on one file), a dispatcher must look at the queue often.
    */

@@ -3,12 +3,14 @@
 // given up). On PostgreSQL the notice reaches every node, so an idle node need not poll.
 import type { Writes } from './port.js';
 
-export function watchEvents(writes: Writes, noticed: () => void): Writes {
+export function watchEvents(writes: Writes, noticed: () => void, changed: () => void = () => undefined): Writes {
   return {
     ...writes,
     events: {
       ...writes.events,
       insert: async (event) => {
+        // every change of a charge records an event: what the checkout pages of this process listen for
+        changed();
         // an event with nowhere to go (no postback_url) is never due: no dispatcher needs to hear of it
         if (event.state === 'pending') noticed();
         return writes.events.insert(event);

@@ -60,6 +60,7 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
   }
   const reads: Reads = createPgRepos(pool);
   const listeners = new Set<() => void>();
+  const changeListeners = new Set<() => void>();
   const wake = () => listeners.forEach((fn) => fn());
   let listener: pg.PoolClient | undefined;
   let listening: Promise<void> | undefined;
@@ -102,8 +103,9 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let recorded = false;
+      let changed = false;
       const last: string[] = [];
-      const tx = watchEvents(createPgRepos(client, last), () => (recorded = true));
+      const tx = watchEvents(createPgRepos(client, last), () => (recorded = true), () => (changed = true));
       try {
         await client.query('BEGIN');
         const result = await fn(tx);
@@ -111,6 +113,7 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
         if (recorded) last.push(`NOTIFY ${CHANNEL}`);
         last.push('COMMIT');
         await client.query(last.join('; '));
+        if (changed) changeListeners.forEach((listener) => listener());
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -118,6 +121,10 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
       } finally {
         client.release();
       }
+    },
+    onChargesChanged(fn) {
+      changeListeners.add(fn);
+      return () => void changeListeners.delete(fn);
     },
     onEventsRecorded(fn) {
       listeners.add(fn);

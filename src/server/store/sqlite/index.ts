@@ -126,10 +126,17 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
   const writes: Writes = createRepos(db);
   const listeners = new Set<() => void>();
 
-  // Tells listeners after a commit that recorded or requeued events.
+  const changeListeners = new Set<() => void>();
+
+  // Tells listeners after a commit that made an event due, or changed a charge.
   let recorded = false;
-  const watched = watchEvents(writes, () => (recorded = true));
+  let changed = false;
+  const watched = watchEvents(writes, () => (recorded = true), () => (changed = true));
   const enqueue = createWriter(db, watched, () => {
+    if (changed) {
+      changed = false;
+      for (const listener of changeListeners) listener();
+    }
     if (!recorded) return;
     recorded = false;
     for (const listener of listeners) listener();
@@ -147,6 +154,10 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     onEventsRecorded(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
+    },
+    onChargesChanged(listener) {
+      changeListeners.add(listener);
+      return () => void changeListeners.delete(listener);
     },
     async close() {
       await enqueue(async () => undefined, false);
