@@ -4,37 +4,13 @@
 // Prints req/s, p50/p99 and the ratios with their goals (GET ≥ 0.6× bare, POST ≥ 0.3× bare);
 // informational: exits 0 unless a request failed.
 //   npm run bench   (builds first; or: npx tsx bench/server.ts [--connections 32] [--duration 5] [--warmup 1])
-import { parseArgs } from 'node:util';
-import { describe, forkTs, LoadWorker, type LoadOptions, type LoadResult, type RequestSpec } from './load.js';
-import { atExit, killAtExit, main, PIX_CHARGE, startServe, tempDir, TOKEN } from './serve-process.js';
+import { describe, LoadWorker, type LoadOptions, type LoadResult, type RequestSpec } from './load.js';
+import { fetchBytes, loadFlags, startBare } from './throughput.js';
+import { atExit, main, PIX_CHARGE, startServe, tempDir, TOKEN } from './serve-process.js';
 
-const { values: flags } = parseArgs({
-  options: { connections: { type: 'string', default: '32' }, duration: { type: 'string', default: '5' }, warmup: { type: 'string', default: '1' } },
-});
-const connections = Number(flags.connections);
-const durationMs = Number(flags.duration) * 1000;
-const warmupMs = Number(flags.warmup) * 1000;
-if (!(connections >= 1 && durationMs > 0 && warmupMs >= 0)) throw new Error('--connections ≥ 1, --duration > 0 and --warmup ≥ 0 (seconds)');
+const { connections, durationMs, warmupMs } = loadFlags();
 
 const GOALS = { get: 0.6, post: 0.3 };
-
-async function fetchBytes(url: string, init: RequestInit): Promise<Buffer> {
-  const response = await fetch(url, init);
-  const bytes = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 200) throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status}: ${bytes.toString().slice(0, 600)}`);
-  return bytes;
-}
-
-/** The baseline in its own process; resolves with its URL. */
-function startBare(get: Buffer, post: Buffer): Promise<{ url: string; pid: number }> {
-  const child = forkTs('./bare-server.ts');
-  killAtExit(child);
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: { url: string }) => resolve({ url: message.url, pid: child.pid as number }));
-    child.once('exit', (code) => reject(new Error(`the bare server exited (${code}) before listening`)));
-    child.send({ get: get.toString('base64'), post: post.toString('base64') });
-  });
-}
 
 await main(async () => {
   const dir = tempDir();
