@@ -70,6 +70,8 @@ export function createScheduler(concurrency: number) {
     /** aborted once the batch stops: what waits (a 429's pause) stops waiting */
     stopped: stopper.signal,
     stop,
+    /** how many lines may be in flight now */
+    window: () => window,
     /** A 429: halve the window, once per window of requests (the 429s of one burst cut it once). */
     slowDown(): void {
       if (startedSinceCut < window) return;
