@@ -151,5 +151,6 @@ describe('the scheduler', () => {
 describe('what a batch says on stderr', () => {
   const tally = { done: 10_000, created: 9_998, replayed: 12, failed: 2 };
   it('the summary', () => expect(summaryLine(tally, 3.1)).toBe('batch: 10,000 lines, 9,998 created (12 replayed), 2 failed, 3.1 s (3,226/s)'));
+  it('one line', () => expect(summaryLine({ done: 1, created: 1, replayed: 0, failed: 0 }, 0.5)).toBe('batch: 1 line, 1 created (0 replayed), 0 failed, 0.5 s (2/s)'));
   it('the plain progress line', () => expect(progressLine({ ...tally, done: 4_000 }, 10_000, 1.0126)).toBe('batch: 4,000 of 10,000 lines, 3,950/s, 2 failed'));
 });

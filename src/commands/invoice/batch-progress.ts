@@ -20,17 +20,20 @@ const PLAIN_EVERY_MS = 2000;
 /** 12,345: the thousands grouped, as the benchmarks print them. */
 export const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
+/** "1 line", "12,345 lines" */
+export const lines = (n: number) => `${count(n)} line${n === 1 ? '' : 's'}`;
+
 const rate = (tally: Tally, seconds: number) => (seconds > 0 ? count(tally.done / seconds) : '0');
 
 /** `batch: 4,000 of 10,000 lines, 3,950/s, 2 failed` */
 export function progressLine(tally: Tally, total: number, seconds: number): string {
-  return `batch: ${count(tally.done)} of ${count(total)} lines, ${rate(tally, seconds)}/s, ${count(tally.failed)} failed`;
+  return `batch: ${count(tally.done)} of ${lines(total)}, ${rate(tally, seconds)}/s, ${count(tally.failed)} failed`;
 }
 
 /** `batch: 10,000 lines, 9,998 created (12 replayed), 2 failed, 3.1 s (3,226/s)` */
 export function summaryLine(tally: Tally, seconds: number): string {
   const created = `${count(tally.created)} created (${count(tally.replayed)} replayed)`;
-  return `batch: ${count(tally.done)} lines, ${created}, ${count(tally.failed)} failed, ${seconds.toFixed(1)} s (${rate(tally, seconds)}/s)`;
+  return `batch: ${lines(tally.done)}, ${created}, ${count(tally.failed)} failed, ${seconds.toFixed(1)} s (${rate(tally, seconds)}/s)`;
 }
 
 function plainProgress(tally: Tally, total: number, started: number, write: (line: string) => void): Progress {

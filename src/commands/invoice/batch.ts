@@ -15,7 +15,7 @@ import { CliError, EXIT } from '../../cli/errors.js';
 import { safeJson } from '../../cli/render/safe-text.js';
 import { checkBatchFlags } from './batch-flags.js';
 import { batchKey, failedLine, failure, readLine, type BatchResult } from './batch-line.js';
-import { count, startProgress, summaryLine, type Tally } from './batch-progress.js';
+import { count, lines, startProgress, summaryLine, type Tally } from './batch-progress.js';
 import { createScheduler, type Scheduler } from './batch-run.js';
 import type { CreateFlags } from './index.js';
 
@@ -71,7 +71,7 @@ function lineSender({ client, source, scheduler, concurrency, tally }: Run) {
     if (++state.networkInARow >= concurrency && !state.offline) {
       // as many lines in a row as may be in flight, each after its retries: the rest is not tried (a re-run sends it)
       state.offline = result.message;
-      process.stderr.write(`batch: ${count(concurrency)} lines in a row could not reach the server (${result.message}): the rest are not sent\n`);
+      process.stderr.write(`batch: ${lines(concurrency)} in a row could not reach the server (${result.message}): the rest are not sent\n`);
     }
     return result;
   }
@@ -101,12 +101,12 @@ function lineSender({ client, source, scheduler, concurrency, tally }: Run) {
 function outcome(tally: Tally, total: number, state: ReturnType<typeof lineSender>['state'], interrupted: boolean): Error | undefined {
   if (state.rejected) return state.rejected as Error;
   if (interrupted) {
-    return new CliError(`interrupted after ${count(tally.done)} of ${count(total)} lines: run the same command again to finish (lines already created are answered again, not created twice)`, EXIT.cancelled);
+    return new CliError(`interrupted after ${count(tally.done)} of ${lines(total)}: run the same command again to finish (lines already created are answered again, not created twice)`, EXIT.cancelled);
   }
   if (tally.failed === 0) return undefined;
   if (tally.created === 0 && state.networkFailures > 0) return new CliError(`no line was created: ${state.offline ?? 'the server could not be reached'}`, EXIT.network);
   return new CliError(
-    `${count(tally.failed)} of ${count(tally.done)} lines failed; their result lines say why. Running the same file again retries them and creates nothing twice; ` +
+    `${count(tally.failed)} of ${lines(tally.done)} failed; their result lines say why. Running the same file again retries them and creates nothing twice; ` +
       'send lines you fix in a new file (an edited file is a new batch: its lines get new keys)',
     EXIT.batchFailed,
   );
