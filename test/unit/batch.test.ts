@@ -146,6 +146,36 @@ describe('the scheduler', () => {
     expect(written).toEqual([1, 2, 3, 4, 5, 6]);
     expect(scheduler.stopped.aborted).toBe(true);
   });
+
+  it('a result that cannot be written stops the batch, and run() throws it once the lines in flight are done', async () => {
+    const scheduler = createScheduler(4);
+    let finished = 0;
+    const full = new Error('ENOSPC: no space left on device');
+    const running = scheduler.run(lines(100), async (input) => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      finished++;
+      return ok(input.number);
+    }, () => {
+      throw full;
+    });
+    await expect(running).rejects.toBe(full);
+    expect(finished).toBeLessThan(10);
+    expect(scheduler.stopped.aborted).toBe(true);
+  });
+
+  it('when reading the input fails midway, the lines in flight are answered and written before run() throws', async () => {
+    const broken = (async function* () {
+      for (let i = 1; i <= 3; i++) yield { number: i, text: '' };
+      throw new Error('EIO: i/o error, read');
+    })();
+    const written: number[] = [];
+    const running = createScheduler(4).run(broken, async (input) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return ok(input.number);
+    }, (results) => written.push(...results.map((r) => r.line)));
+    await expect(running).rejects.toThrow('EIO');
+    expect(written).toEqual([1, 2, 3]);
+  });
 });
 
 describe('what a batch says on stderr', () => {

@@ -48,20 +48,27 @@ export function createScheduler(concurrency: number) {
     signal();
   }
 
+  /** Not a line's failure (a bug, a full disk): the batch stops, and run() throws it once the lines in flight are done. */
+  function fail(error: unknown): void {
+    failure ??= { error };
+    stop();
+  }
+
   function start(input: InputLine, handle: Handle, write: Write): Promise<void> {
     const slot: Slot = { settled: false };
     order.push(slot);
     inFlight++;
     startedSinceCut++;
     return handle(input)
-      .then((result) => void (slot.result = result), (error: unknown) => {
-        failure ??= { error };
-        stop();
-      })
+      .then((result) => void (slot.result = result), fail)
       .finally(() => {
         slot.settled = true;
         inFlight--;
-        flush(write);
+        try {
+          flush(write);
+        } catch (error) {
+          fail(error);
+        }
         signal();
       });
   }
@@ -89,14 +96,17 @@ export function createScheduler(concurrency: number) {
     /** Handles every line (or those before a stop); throws what a handler threw that was not a line's failure. */
     async run(lines: AsyncIterable<InputLine>, handle: Handle, write: Write): Promise<void> {
       const running = new Set<Promise<void>>();
-      for await (const input of lines) {
-        while (!hasRoom() && !stopper.signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
-        if (stopper.signal.aborted) break;
-        const done = start(input, handle, write);
-        running.add(done);
-        void done.then(() => running.delete(done));
+      try {
+        for await (const input of lines) {
+          while (!hasRoom() && !stopper.signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
+          if (stopper.signal.aborted) break;
+          const done = start(input, handle, write);
+          running.add(done);
+          void done.then(() => running.delete(done));
+        }
+      } finally {
+        await Promise.all(running); // (also when reading the input failed: what was sent is answered and written)
       }
-      await Promise.all(running);
       if (failure) throw failure.error;
     },
   };
