@@ -11,6 +11,7 @@ import type { SandboxAction } from '../../domain/status.js';
 import { ApiError } from '../errors.js';
 import type { ServerContext } from '../invoices/context.js';
 import { complete3ds, publicView, sandboxAction } from '../invoices/lifecycle.js';
+import { companyContext } from '../sandbox/company-time.js';
 import { boletoPdf } from './boleto-pdf.js';
 import { boletoBarcodeSvg, pixQrSvg } from './codes.js';
 import { renderCheckout, renderMain, renderNotFound, renderRefused, STATUS_LABELS, type CheckoutExtras } from './render.js';
@@ -132,14 +133,19 @@ export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logEr
     scope.post('/checkout/:token/sandbox/:action', async (request, reply) => {
       const action = (request.params as { action: string }).action;
       if (!['pay', 'expire', 'cancel'].includes(action)) return notFoundPage(reply);
-      return act(request, reply, async (charge) => sandboxAction(ctx, await companyOf(charge.companyId), String(charge.id), action as SandboxAction));
+      return act(request, reply, async (charge) => {
+        const company = await companyOf(charge.companyId);
+        return sandboxAction(companyContext(ctx, company), company, String(charge.id), action as SandboxAction);
+      });
     });
 
     scope.post('/checkout/:token/3ds/:outcome', async (request, reply) => {
       const outcome = (request.params as { outcome: string }).outcome;
       if (outcome !== 'authenticate' && outcome !== 'fail') return notFoundPage(reply);
-      return act(request, reply, async (charge) =>
-        complete3ds(ctx, await companyOf(charge.companyId), String(charge.id), outcome === 'authenticate' ? SAMPLE_3DS_VALUES : THREE_DS_FAILING));
+      return act(request, reply, async (charge) => {
+        const company = await companyOf(charge.companyId);
+        return complete3ds(companyContext(ctx, company), company, String(charge.id), outcome === 'authenticate' ? SAMPLE_3DS_VALUES : THREE_DS_FAILING);
+      });
     });
   });
 
