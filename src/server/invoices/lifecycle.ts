@@ -108,10 +108,19 @@ export function sandboxAction(ctx: ServerContext, company: Company, ref: string,
 }
 
 export async function publicView(ctx: ServerContext, token: string): Promise<PublicInvoice> {
+  return (await publicCharge(ctx, token)).view;
+}
+
+/** The payer's view of a charge, and how far its company's sandbox clock runs ahead (for the checkout page's countdown). */
+export async function publicCharge(ctx: ServerContext, token: string): Promise<{ view: PublicInvoice; clockOffsetMs: number }> {
   const found = await ctx.reads.invoices.byCheckoutToken(token);
   const company = found && (await ctx.reads.companies.get(found.company_id));
   if (!found || !company) throw new ApiError(404, 'not_found', 'No charge with this checkout token.');
   const tx = await lookupInvoice(companyContext(ctx, company), company, String(found.id));
+  return { clockOffsetMs: company.clock_offset_ms, view: toPublic(tx) };
+}
+
+function toPublic(tx: Transaction): PublicInvoice {
   return {
     secureId: tx.secureId,
     status: tx.status,
