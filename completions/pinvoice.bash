@@ -4,7 +4,7 @@ _pinvoice() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="" words="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "$cmdpath ${COMP_WORDS[i]}" in
-      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" webhooks"|" webhooks listen"|" webhooks verify"|" webhooks secret"|" events"|" events list"|" events resend"|" serve"|" serve company"|" serve company add"|" serve company list"|" serve token"|" serve token add"|" serve token list"|" serve token revoke"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
+      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" sandbox clock"|" sandbox chaos"|" sandbox scenarios"|" webhooks"|" webhooks listen"|" webhooks verify"|" webhooks secret"|" events"|" events list"|" events resend"|" serve"|" serve company"|" serve company add"|" serve company list"|" serve token"|" serve token add"|" serve token list"|" serve token revoke"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
     esac
   done
   case "$cmdpath" in
@@ -22,11 +22,14 @@ _pinvoice() {
     " invoice refund") words="--profile --base-url --debug --no-color --json --amount --reason --idempotency-key --help -h" ;;
     " invoice 3ds") words="--profile --base-url --debug --no-color --json --cavv --xid --eci --version --referenceid --file --sample --help -h" ;;
     " invoice open") words="--profile --base-url --debug --no-color --json --print --help -h" ;;
-    " sandbox") words="pay expire cancel chargeback --help -h" ;;
+    " sandbox") words="pay expire cancel chargeback clock chaos scenarios --help -h" ;;
     " sandbox pay") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " sandbox expire") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " sandbox cancel") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " sandbox chargeback") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " sandbox clock") words="--profile --base-url --debug --no-color --json --help -h" ;;
+    " sandbox chaos") words="--profile --base-url --debug --no-color --json --duplicate --delay --reorder --drop-first --bad-signature --invoice --help -h" ;;
+    " sandbox scenarios") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " webhooks") words="listen verify secret --help -h" ;;
     " webhooks listen") words="--profile --base-url --debug --no-color --json --host --port --forward-to --secret-file --count --timeout --tolerance --help -h" ;;
     " webhooks verify") words="--profile --base-url --debug --no-color --json --body --signature --secret-file --tolerance --help -h" ;;
@@ -34,7 +37,7 @@ _pinvoice() {
     " events") words="list resend --help -h" ;;
     " events list") words="--profile --base-url --debug --no-color --json --help -h" ;;
     " events resend") words="--profile --base-url --debug --no-color --json --idempotency-key --help -h" ;;
-    " serve") words="company token --host --port --db --token --durability --pix-expiry --boleto-due-days --postback-attempts --postback-base-delay --postback-timeout --help -h" ;;
+    " serve") words="company token --host --port --db --token --durability --pix-expiry --boleto-due-days --boleto-grace-days --rate-limit --postback-attempts --postback-base-delay --postback-timeout --help -h" ;;
     " serve company") words="add list --help -h" ;;
     " serve company add") words="--db --name --corporate-reason --cnpj --json --help -h" ;;
     " serve company list") words="--db --json --help -h" ;;

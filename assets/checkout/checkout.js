@@ -48,7 +48,9 @@
   function pad(n) { return (n < 10 ? '0' : '') + n; }
   function tick() {
     document.querySelectorAll('[data-expires]').forEach(function (el) {
-      var left = Math.max(0, Math.floor((Date.parse(el.getAttribute('data-expires')) - Date.now()) / 1000));
+      // the charge's time runs on its company's sandbox clock, data-clock-offset ms ahead of real time
+      var now = Date.now() + (Number(el.getAttribute('data-clock-offset')) || 0);
+      var left = Math.max(0, Math.floor((Date.parse(el.getAttribute('data-expires')) - now) / 1000));
       var h = Math.floor(left / 3600);
       var m = Math.floor((left % 3600) / 60);
       var s = left % 60;

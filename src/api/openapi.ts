@@ -2,15 +2,20 @@
 import { z } from 'zod';
 import { OPERATIONS, type Operation } from './operations.js';
 import * as P from './postbacks.js';
+import * as X from './sandbox.js';
 import * as S from './schemas.js';
 import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../domain/signature.js';
 
 type Json = Record<string, unknown>;
 
-const REQUESTS = { CreateInvoiceRequest: S.CreateInvoiceRequest, RefundRequest: S.RefundRequest, ThreeDSRequest: S.ThreeDSRequest };
+const REQUESTS = {
+  CreateInvoiceRequest: S.CreateInvoiceRequest, RefundRequest: S.RefundRequest, ThreeDSRequest: S.ThreeDSRequest,
+  ClockAdvanceRequest: X.ClockAdvanceRequest, ClockSetRequest: X.ClockSetRequest, ChaosRequest: X.ChaosRequest,
+};
 const RESPONSES = {
   Transaction: S.Transaction, CreateInvoiceResponse: S.CreateInvoiceResponse, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
   WebhookSecret: P.WebhookSecret, WebhookEvent: P.WebhookEvent, EventList: P.EventList, PostbackBody: P.PostbackBody,
+  SandboxClock: X.SandboxClock, ChaosRule: X.ChaosRule, ScenarioList: X.ScenarioList,
 };
 
 const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
@@ -62,10 +67,12 @@ function responses(op: Operation): Json {
     ? { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) }
     : { description: 'Success.', content: jsonContent(refTo(op.response)) };
   const out: Json = { 200: success };
-  // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy (503).
-  for (const status of new Set([400, ...op.errors, 500, 503])) {
+  // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy (503);
+  // one with a token can meet `serve --rate-limit` (429).
+  for (const status of new Set([400, ...op.errors, ...(op.auth === 'bearer' ? [429] : []), 500, 503])) {
     const [, description] = STATUS_TEXT[status] ?? ['internal', 'Error.'];
-    const headers = status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } } : undefined;
+    const headers = status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } }
+      : status === 429 ? { 'Retry-After': { description: 'seconds to wait before sending again', schema: { type: 'integer' } } } : undefined;
     out[status] = { description, ...(headers && { headers }), content: jsonContent(refTo(S.ErrorBody)) };
   }
   return out;

@@ -57,6 +57,7 @@ export const DeliveryAttempt = z.object({
   error: z.string().nullable(),
   response_excerpt: z.string().nullable().describe("the first 500 characters of the receiver's answer"),
   delivered: z.boolean(),
+  injected: z.array(z.string()).describe('what sandbox chaos injected into this attempt (`duplicate`, `delay_ms=2000`, `reorder`, `drop_first=2`, `bad_signature`); empty: nothing'),
 });
 
 export const WebhookEvent = z.object({

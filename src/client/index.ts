@@ -1,6 +1,7 @@
 // createClient: the API's operations over HTTP, every answer read with the shared schemas: without
 // zod when it fits a schema generated as a shape (read-shape.ts), else with zod, loaded only then
 // (parse.ts), as are the readers of error answers.
+import type { ChaosRequest } from '../api/sandbox.js';
 import type { CreateInvoiceRequest, RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import type { SandboxAction } from '../domain/status.js';
 import { UnexpectedResponseError } from './errors.js';
@@ -83,6 +84,12 @@ export function createClient(options: ClientOptions) {
     return call(request, 'Transaction', op.name);
   }
 
+  /** A POST without a charge in its path, with an Idempotency-Key: a retry cannot act twice (the clock moves once). */
+  async function sendKeyed<K extends SchemaName>(id: 'sandboxClockAdvance' | 'sandboxClockSet', body: unknown, schema: K) {
+    const op = OPERATIONS[id];
+    return call({ method: 'POST', path: op.path, body, headers: { 'Idempotency-Key': await newKey() }, retrySafe: true }, schema, op.name);
+  }
+
   return {
     getInvoice,
     refund: (invoice: string | number, body: RefundRequest, key?: string) => postOnInvoice('createRefund', invoice, body, key),
@@ -109,6 +116,18 @@ export function createClient(options: ClientOptions) {
       const headers = { 'Idempotency-Key': key ?? (await newKey()) };
       const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { event_id: id }), body: {}, headers, retrySafe: true };
       return call(request, 'WebhookEvent', op.name);
+    },
+    clockShow: () => call({ method: 'GET', path: OPERATIONS.sandboxClock.path, retrySafe: true }, 'SandboxClock', OPERATIONS.sandboxClock.name),
+    clockAdvance: (seconds: number) => sendKeyed('sandboxClockAdvance', { seconds }, 'SandboxClock'),
+    clockSet: (now: string) => sendKeyed('sandboxClockSet', { now }, 'SandboxClock'),
+    // DELETE and PUT name their whole result: sending one twice does what sending it once does
+    clockReset: () => call({ method: 'DELETE', path: OPERATIONS.sandboxClockReset.path, retrySafe: true }, 'SandboxClock', OPERATIONS.sandboxClockReset.name),
+    chaosShow: () => call({ method: 'GET', path: OPERATIONS.sandboxChaos.path, retrySafe: true }, 'ChaosRule', OPERATIONS.sandboxChaos.name),
+    chaosSet: (rule: ChaosRequest) => call({ method: 'PUT', path: OPERATIONS.sandboxChaosSet.path, body: rule, retrySafe: true }, 'ChaosRule', OPERATIONS.sandboxChaosSet.name),
+    chaosClear: () => call({ method: 'DELETE', path: OPERATIONS.sandboxChaosClear.path, retrySafe: true }, 'ChaosRule', OPERATIONS.sandboxChaosClear.name),
+    async scenarios() {
+      const op = OPERATIONS.sandboxScenarios;
+      return (await call({ method: 'GET', path: op.path, retrySafe: true }, 'ScenarioList', op.name)).data;
     },
     async company() {
       const op = OPERATIONS.companyInfos;

@@ -2,6 +2,7 @@
 // is an error: parses with the shared schemas, names the field that does not fit, reads error details.
 import { z } from 'zod';
 import { EventList, WebhookEvent, WebhookSecret } from '../api/postbacks.js';
+import { ChaosRule, SandboxClock, ScenarioList } from '../api/sandbox.js';
 import { Enterprise, ErrorBody, PublicInvoice, Transaction } from '../api/schemas.js';
 import { jsonPath } from '../api/validate.js';
 import { ApiRequestError, UnexpectedResponseError } from './errors.js';
@@ -10,7 +11,7 @@ import { ApiRequestError, UnexpectedResponseError } from './errors.js';
 const CreatedEnvelope = z.object({ data: z.looseObject({ invoice_id: z.unknown().optional(), id: z.unknown().optional() }) });
 
 /** The response schemas, by the name the client asks for them with. */
-export const SCHEMAS = { Transaction, Enterprise, EventList, WebhookEvent, PublicInvoice, WebhookSecret, CreatedEnvelope };
+export const SCHEMAS = { Transaction, Enterprise, EventList, WebhookEvent, PublicInvoice, WebhookSecret, CreatedEnvelope, SandboxClock, ChaosRule, ScenarioList };
 export type SchemaName = keyof typeof SCHEMAS;
 export type Parsed<K extends SchemaName> = z.infer<(typeof SCHEMAS)[K]>;
 

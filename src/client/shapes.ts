@@ -209,6 +209,7 @@ const DeliveryAttempt: Shape = { object: {
   error: { nullable: 'string' },
   response_excerpt: { nullable: 'string' },
   delivered: 'boolean',
+  injected: { array: 'string' },
 } };
 
 const PostbackBody: Shape = { object: {
@@ -280,6 +281,26 @@ export const SHAPES: Partial<Record<SchemaName, Shape>> = {
   WebhookEvent,
   PublicInvoice,
   WebhookSecret,
+  SandboxClock: { object: {
+    now: { pattern: ISO_DATETIME },
+    offset_seconds: 'number',
+  } },
+  ChaosRule: { object: {
+    duplicate: 'boolean',
+    delay_ms: 'int',
+    reorder: 'boolean',
+    drop_first: 'int',
+    bad_signature: 'boolean',
+    invoice_id: { nullable: 'string' },
+    active: 'boolean',
+  } },
+  ScenarioList: { object: {
+    data: { array: { object: {
+      kind: { oneOf: ['card', 'card_token', '3ds', 'pix', 'boleto'] },
+      value: 'string',
+      outcome: 'string',
+    } } },
+  } },
 };
 
 /** Each operation's name (for messages) and path, as in src/api/operations.ts. */
@@ -294,6 +315,14 @@ export const OPERATIONS = {
   sandbox_expire: { name: 'Sandbox: expire', path: '/api/v2/sandbox/invoices/{id}/expire' },
   sandbox_cancel: { name: 'Sandbox: cancel', path: '/api/v2/sandbox/invoices/{id}/cancel' },
   sandbox_chargeback: { name: 'Sandbox: chargeback', path: '/api/v2/sandbox/invoices/{id}/chargeback' },
+  sandboxClock: { name: 'Sandbox: clock', path: '/api/v2/sandbox/clock' },
+  sandboxClockAdvance: { name: 'Sandbox: advance the clock', path: '/api/v2/sandbox/clock/advance' },
+  sandboxClockSet: { name: 'Sandbox: set the clock', path: '/api/v2/sandbox/clock' },
+  sandboxClockReset: { name: 'Sandbox: reset the clock', path: '/api/v2/sandbox/clock' },
+  sandboxChaos: { name: 'Sandbox: postback chaos', path: '/api/v2/sandbox/chaos' },
+  sandboxChaosSet: { name: 'Sandbox: set postback chaos', path: '/api/v2/sandbox/chaos' },
+  sandboxChaosClear: { name: 'Sandbox: clear postback chaos', path: '/api/v2/sandbox/chaos' },
+  sandboxScenarios: { name: 'Sandbox: scenarios', path: '/api/v2/sandbox/scenarios' },
   companyInfos: { name: 'Company Infos', path: '/api/v2/company' },
   webhookSecret: { name: 'Webhook secret', path: '/api/v2/webhooks/secret' },
   listEvents: { name: 'Postback events of a charge', path: '/api/v2/invoices/{id}/events' },

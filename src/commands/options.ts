@@ -33,6 +33,13 @@ export function days(value: string): number {
   return Number(value);
 }
 
+/** "50/s", "600/min" -> at most that many requests in each second (or minute). */
+export function rate(value: string): { max: number; windowMs: number } {
+  const match = /^(\d{1,7})\s*\/\s*(s|sec|second|m|min|minute)$/i.exec(value.trim());
+  if (!match || Number(match[1]) < 1) throw new InvalidArgumentError('must be a rate such as 50/s or 600/min (a whole number of requests, at least 1)');
+  return { max: Number(match[1]), windowMs: /^s/i.test(match[2] ?? '') ? 1000 : 60_000 };
+}
+
 /** A repeatable option's values, in the order given. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -1,16 +1,17 @@
 // createApp builds the HTTP app over a store without listening, so tests and `serve` share it.
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { OPERATIONS, routerPath } from '../api/operations.js';
 import { pooledRandomBytes } from '../base/random-pool.js';
-import { createAuthenticator } from './auth.js';
+import { createAuthenticator, type Authenticator } from './auth.js';
 import { registerCheckout } from './checkout/routes.js';
 import { installBodyRules } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { ApiError, forbidden, frameworkError } from './errors.js';
 import { checkKey, IDEMPOTENCY_WINDOW_MS, oncePerKey } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
-import { expireDue } from './invoices/lifecycle.js';
-import { resolveConfig, type ServerSettings } from './config.js';
+import { expireAllDue } from './sandbox/clock.js';
+import { companyContext } from './sandbox/company-time.js';
+import { resolveConfig, type RateLimit, type ServerSettings } from './config.js';
 import { checkingInterval } from './limits.js';
 import { createDispatcher } from './postbacks/dispatcher.js';
 import { HANDLERS } from './routes.js';
@@ -66,17 +67,20 @@ function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: stri
 export function createApp(options: AppOptions): FastifyInstance {
   const { store } = options;
   const config = resolveConfig(options);
+  const clock = options.clock ?? (() => new Date());
+  const authenticate = createAuthenticator(store);
   const ctx: ServerContext = {
     store,
-    clock: options.clock ?? (() => new Date()),
+    clock,
+    realClock: clock,
     random: options.random ?? pooledRandomBytes,
     config,
     transaction: (fn) => store.transaction(fn),
     reads: store,
+    companyChanged: (companyId) => authenticate.forgetCompany(companyId),
   };
   const logError = options.logError ?? ((error: unknown) => console.error(error));
   const { limits } = config;
-  const authenticate = createAuthenticator(store);
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
     requestTimeout: limits.requestTimeoutMs,
@@ -105,8 +109,33 @@ export function createApp(options: AppOptions): FastifyInstance {
 
   // The app owns every timer: postbacks, expiry, and forgetting idempotency keys past their window.
   startDispatcher(app, ctx, options.version, logError);
-  every(app, config.expiryCheckMs, () => expireDue(ctx), logError);
+  every(app, config.expiryCheckMs, () => expireAllDue(ctx), logError);
   every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);
+  if (config.rateLimit) app.register(import('@fastify/rate-limit'), rateLimitOptions(config.rateLimit));
+  // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
+  app.register(async (api) => registerOperations(api, ctx, options.version, authenticate));
+  registerCheckout(app, ctx, logError);
+  return app;
+}
+
+/**
+ * `serve --rate-limit`: per token, after authentication (a request without a valid token is a 401
+ * and counts for nothing; the public views, the checkout page and /health are not limited).
+ */
+function rateLimitOptions(limit: RateLimit) {
+  const per = limit.windowMs === 1000 ? 'second' : 'minute';
+  return {
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    keyGenerator: (request: FastifyRequest) => `token:${request.access?.token.id ?? 0}`,
+    allowList: (request: FastifyRequest) => request.access === undefined,
+    errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+      new ApiError(429, 'rate_limited', `Too many requests with this token: at most ${limit.max} a ${per}. Retry after ${context.after} (Retry-After).`),
+  };
+}
+
+function registerOperations(app: FastifyInstance, ctx: ServerContext, version: string, authenticate: Authenticator): void {
+  const options = { version };
   for (const op of OPERATIONS) {
     const handler = HANDLERS[op.id];
     app.route({
@@ -120,19 +149,17 @@ export function createApp(options: AppOptions): FastifyInstance {
       },
       handler: async (request, reply) => {
         const company = request.access?.company;
-        // the token that makes the changes of this request, recorded in the charge's timeline
-        const own: ServerContext = request.access ? { ...ctx, actor: request.access.token } : ctx;
+        // the company's clock, and the token that makes the changes of this request (recorded in the charge's timeline)
+        const own = (base: ServerContext): ServerContext => (request.access ? { ...companyContext(base, request.access.company), actor: request.access.token } : base);
         const key = 'idempotent' in op && op.idempotent ? checkKey(request.headers['idempotency-key']) : undefined;
         // With a key, the operation runs inside the key's transaction: its lookup, work and stored answer commit together.
         const answer = key && company
-          ? await oncePerKey(ctx.store, { companyId: company.id, operation: op.id, key, body: request.body, now: ctx.clock() },
-            (tx) => handler({ ctx: { ...own, transaction: (fn) => fn(tx), reads: tx }, request, company, version: options.version }))
-          : await handler({ ctx: own, request, company, version: options.version });
+          ? await oncePerKey(ctx.store, { companyId: company.id, operation: op.id, key, body: request.body, now: ctx.realClock() },
+            (tx) => handler({ ctx: own({ ...ctx, transaction: (fn) => fn(tx), reads: tx }), request, company, version: options.version }))
+          : await handler({ ctx: own(ctx), request, company, version: options.version });
         if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
         return reply.code(answer.status).send(answer.body);
       },
     });
   }
-  registerCheckout(app, ctx, logError);
-  return app;
 }

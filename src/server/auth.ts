@@ -14,7 +14,7 @@ const MAX_REMEMBERED = 1000;
 
 export function createAuthenticator(store: Store, now: () => number = Date.now) {
   const remembered = new Map<string, { access: Access; until: number }>();
-  return async function authenticate(request: FastifyRequest): Promise<Access> {
+  async function authenticate(request: FastifyRequest): Promise<Access> {
     const header = request.headers.authorization;
     if (!header) throw unauthorized('Send the header "Authorization: Bearer <access token>".', false);
     const match = BEARER.exec(header);
@@ -33,5 +33,12 @@ export function createAuthenticator(store: Store, now: () => number = Date.now) 
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(key, { access, until: at + TOKEN_CACHE_MS });
     return access;
-  };
+  }
+  /** A company's record changed in this process (its sandbox clock, its chaos rule): its tokens are looked up again. */
+  function forgetCompany(companyId: number): void {
+    for (const [key, hit] of remembered) if (hit.access.company.id === companyId) remembered.delete(key);
+  }
+  return Object.assign(authenticate, { forgetCompany });
 }
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -14,6 +14,12 @@ export interface PostbackConfig {
   concurrency: number;
 }
 
+/** At most `max` requests per token in each window of `windowMs`. */
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
 export interface ServerConfig {
   /** how long a pix charge can be paid, in seconds */
   pixExpirySeconds: number;
@@ -21,6 +27,10 @@ export interface ServerConfig {
   pixLocation: string;
   /** days from today (São Paulo) to a new bank slip's due date */
   boletoDueDays: number;
+  /** days after its due date a bank slip can still be paid (late) before it expires */
+  boletoGraceDays: number;
+  /** requests one token may make per window (429 rate_limited beyond); false: no limit */
+  rateLimit: RateLimit | false;
   /** how often pending charges past their time are expired, in ms; 0 turns the timer off */
   expiryCheckMs: number;
   /** how often idempotency keys past their 24 hours are forgotten, in ms; 0 turns the timer off */
@@ -37,6 +47,8 @@ export const SERVER_DEFAULTS: ServerConfig = {
   pixExpirySeconds: 3600,
   pixLocation: 'pix.pinvoice.local/qr/v2',
   boletoDueDays: 3,
+  boletoGraceDays: 2,
+  rateLimit: false,
   expiryCheckMs: 1000,
   idempotencyPurgeMs: 3_600_000,
   postbacks: POSTBACK_DEFAULTS,

@@ -3,8 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { OperationId } from '../api/operations.js';
 import { buildOpenApi } from '../api/openapi.js';
+import { ChaosRequest, ClockAdvanceRequest, ClockSetRequest } from '../api/sandbox.js';
 import { RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import { parseWith, validateCreateRequest } from '../api/validate.js';
+import { SCENARIOS } from '../domain/scenarios.js';
 import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../domain/status.js';
 import { validationFailed } from './errors.js';
 import type { Answer } from './idempotency.js';
@@ -13,6 +15,8 @@ import { createdAnswer, createInvoice } from './invoices/create.js';
 import { complete3ds, lookupInvoice, publicView, refundInvoice, sandboxAction } from './invoices/lifecycle.js';
 import { toEnterprise } from './invoices/record.js';
 import { getEvent, listEvents, resendEvent, webhookSecret } from './postbacks/history.js';
+import { clearChaos, getChaos, putChaos } from './sandbox/chaos.js';
+import { advanceClock, resetClock, setClock, showClock } from './sandbox/clock.js';
 import { monthOf, type Company } from './store/port.js';
 
 export interface HandlerInput {
@@ -81,6 +85,34 @@ export const HANDLERS: Record<OperationId, Handler> = {
     return { status: 200, body: await publicView(ctx, (request.params as { token_checkout: string }).token_checkout) };
   },
   ...sandboxHandlers,
+  async sandboxClock({ ctx, company }) {
+    // the stored offset, not the one the token remembered: another process may have moved the clock
+    const owner = requireCompany(company);
+    return { status: 200, body: showClock(ctx, (await ctx.reads.companies.get(owner.id)) ?? owner) };
+  },
+  async sandboxClockAdvance({ ctx, request, company }) {
+    const { seconds } = parseBody(ClockAdvanceRequest, request.body);
+    return { status: 200, body: await advanceClock(ctx, requireCompany(company), seconds) };
+  },
+  async sandboxClockSet({ ctx, request, company }) {
+    const { now } = parseBody(ClockSetRequest, request.body);
+    return { status: 200, body: await setClock(ctx, requireCompany(company), now) };
+  },
+  async sandboxClockReset({ ctx, company }) {
+    return { status: 200, body: await resetClock(ctx, requireCompany(company)) };
+  },
+  async sandboxChaos({ ctx, company }) {
+    return { status: 200, body: await getChaos(ctx, requireCompany(company)) };
+  },
+  async sandboxChaosSet({ ctx, request, company }) {
+    return { status: 200, body: await putChaos(ctx, requireCompany(company), parseBody(ChaosRequest, request.body)) };
+  },
+  async sandboxChaosClear({ ctx, company }) {
+    return { status: 200, body: await clearChaos(ctx, requireCompany(company)) };
+  },
+  async sandboxScenarios() {
+    return { status: 200, body: { data: SCENARIOS } };
+  },
   async webhookSecret({ company }) {
     return { status: 200, body: webhookSecret(requireCompany(company)) };
   },

@@ -223,4 +223,15 @@ describe('live updates', () => {
     expect((await next()).version).toBe(version);
     await next.close();
   });
+
+  it("counts down on the company's sandbox clock, and the controls act in the company's time", async () => {
+    const s = await server();
+    await request(s, 'POST', '/api/v2/sandbox/clock/advance', { body: { seconds: 7200 } });
+    const pix = await create(s, validPix());
+    const body = await (await page(s, pix.invoice.token_checkout)).text();
+    expect(body).toContain(`data-expires="${pix.pix.expiresAt}" data-clock-offset="7200000"`);
+    expect((await page(s, pix.invoice.token_checkout, '/sandbox/pay', json)).status).toBe(200);
+    const paid = (await request(s, 'GET', `/api/v2/invoices/${pix.id}`)).body;
+    expect(Date.parse(paid.paidAt) - Date.now()).toBeGreaterThan(7_100_000);
+  });
 });

@@ -145,12 +145,30 @@ describe('refunds', () => {
 });
 
 describe('expiry', () => {
+  it('a boleto past its due date can still be paid through its grace days (serve --boleto-grace-days), then expires', async () => {
+    const late = await startTestServer({ boletoDueDays: -1, boletoGraceDays: 2 });
+    const none = await startTestServer({ boletoDueDays: -1, boletoGraceDays: 0 });
+    try {
+      const boleto = await create(late, boletoCharge());
+      expect(boleto.boleto.dueDate < new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10)).toBe(true);
+      // payable until the midnight (São Paulo) that ends the second day after its due date
+      expect(boleto.boleto.expiresAt).toBe(new Date(Date.parse(`${boleto.boleto.dueDate}T03:00:00.000Z`) + 3 * 86_400_000).toISOString());
+      expect((await request(late, 'GET', `/api/v2/invoices/${boleto.id}`)).body.status).toBe('pending');
+      expect((await sandbox(late, boleto.id, 'pay')).body.status).toBe('paid');
+      const strict = await create(none, boletoCharge());
+      expect((await request(none, 'GET', `/api/v2/invoices/${strict.id}`)).body.status).toBe('expired');
+    } finally {
+      await late.close();
+      await none.close();
+    }
+  });
+
   it('pending pix and boleto charges expire at their time without anyone reading them', async () => {
-    const quick = await startTestServer({ pixExpirySeconds: 1, boletoDueDays: -2, expiryCheckMs: 100 });
+    const quick = await startTestServer({ pixExpirySeconds: 1, boletoDueDays: -4, expiryCheckMs: 100 });
     try {
       const pix = await create(quick, validPix());
       const boleto = await create(quick, boletoCharge());
-      // due two days ago: expired on the very next read
+      // due four days ago, past its two grace days: expired on the very next read
       expect((await request(quick, 'GET', `/api/v2/invoices/${boleto.id}`)).body.status).toBe('expired');
       await new Promise((r) => setTimeout(r, 1500));
       const [row] = await sql<{ status: string }>(quick, 'SELECT status FROM invoices WHERE id = ?', pix.id);

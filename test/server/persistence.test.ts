@@ -24,6 +24,10 @@ async function downgradeTo4(server: TestServer): Promise<void> {
   const setBody = db.prepare('UPDATE events SET body = ? WHERE id = ?');
   for (const event of events) setBody.run(JSON.stringify(payloads.get(event.public_id)), event.id);
   db.exec(`
+    DROP INDEX invoices_expiry_company;
+    ALTER TABLE companies DROP COLUMN clock_offset_ms;
+    ALTER TABLE companies DROP COLUMN chaos;
+    ALTER TABLE delivery_attempts DROP COLUMN injected;
     DROP INDEX api_tokens_name;
     ALTER TABLE api_tokens DROP COLUMN name;
     ALTER TABLE api_tokens DROP COLUMN read_only;

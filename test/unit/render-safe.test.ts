@@ -40,7 +40,7 @@ function poison<T>(value: T, key = ''): T {
 
 function event(): WebhookEvent {
   const at = '2026-11-22T15:03:58.123Z';
-  const attempt = { at, url: 'https://shop.example.com/hook', duration_ms: 12, status_code: null, error: 'connection refused', response_excerpt: 'oops', delivered: false };
+  const attempt = { at, url: 'https://shop.example.com/hook', duration_ms: 12, status_code: null, error: 'connection refused', response_excerpt: 'oops', delivered: false, injected: [] };
   return {
     id: 'evt_0123456789abcdef01234567', event: 'invoice.created', created_at: at, invoice_id: 'INV-1', status: 'pending',
     url: 'https://shop.example.com/hook', state: 'failed', next_attempt_at: null, delivered_at: null,

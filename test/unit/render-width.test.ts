@@ -30,7 +30,7 @@ function long(tx: Transaction): Transaction {
 
 function event(): WebhookEvent {
   const at = '2026-11-22T15:03:58.123Z';
-  const attempt = { at, url: LONG_URL, duration_ms: 10_012, status_code: null, error: `timed out after 10000 ms waiting for ${new URL(LONG_URL).host}`, response_excerpt: null, delivered: false };
+  const attempt = { at, url: LONG_URL, duration_ms: 10_012, status_code: null, error: `timed out after 10000 ms waiting for ${new URL(LONG_URL).host}`, response_excerpt: null, delivered: false, injected: [] };
   return {
     id: 'evt_0123456789abcdef01234567', event: 'invoice.partially_refunded', created_at: at, invoice_id: 'INV-20261122-000042-8391', status: 'paid',
     url: LONG_URL, state: 'pending', next_attempt_at: '2026-11-22T15:09:58.123Z', delivered_at: null,

@@ -6,13 +6,14 @@ import { safeData } from './safe-text.js';
 import { gridTable, keep, keyValueTable, section } from './table.js';
 import { terminalWidth } from './width.js';
 
-/** "200 in 12 ms", "HTTP 500 in 3 ms", "connection refused by 127.0.0.1:9 (2 ms)". */
+/** "200 in 12 ms", "HTTP 500 in 3 ms", "connection refused by 127.0.0.1:9 (2 ms)"; then what sandbox chaos injected. */
 export function attemptResult(attempt: DeliveryAttempt, palette: Palette): string {
+  const chaos = attempt.injected.length > 0 ? `\n${palette.warn(`chaos: ${attempt.injected.join(', ')}`)}` : '';
   if (attempt.status_code !== null) {
     const text = `HTTP ${attempt.status_code} in ${attempt.duration_ms} ms`;
-    return attempt.delivered ? palette.ok(text) : palette.bad(text);
+    return (attempt.delivered ? palette.ok(text) : palette.bad(text)) + chaos;
   }
-  return palette.bad(`${attempt.error ?? 'no answer'} (${attempt.duration_ms} ms)`);
+  return palette.bad(`${attempt.error ?? 'no answer'} (${attempt.duration_ms} ms)`) + chaos;
 }
 
 export function deliveryState(event: WebhookEvent, palette: Palette): string {

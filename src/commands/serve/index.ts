@@ -2,7 +2,7 @@
 // database file. Each action imports its handler when it runs (the server's modules are heavy).
 import { Command, Option } from '@commander-js/extra-typings';
 import { DEFAULT_DURABILITY, POSTBACK_DEFAULTS, SERVER_DEFAULTS } from '../../server/config.js';
-import { days, examples, port, positiveSeconds, wholeNumber, type FlagsOf } from '../options.js';
+import { days, examples, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
 
 const serveCommand = () =>
   new Command('serve')
@@ -16,6 +16,8 @@ const serveCommand = () =>
     .addOption(new Option('--durability <level>', 'when an answered charge is safe: "process" (survives a crash or kill -9 of the server) or "power" (also a power cut: every commit flushed to the disk before the answer)').choices(['process', 'power'] as const).default(DEFAULT_DURABILITY))
     .addOption(new Option('--pix-expiry <seconds>', 'how long a pix charge can be paid').default(SERVER_DEFAULTS.pixExpirySeconds).argParser(positiveSeconds))
     .addOption(new Option('--boleto-due-days <days>', 'days from today to a new boleto’s due date').default(SERVER_DEFAULTS.boletoDueDays).argParser(days))
+    .addOption(new Option('--boleto-grace-days <days>', 'days after its due date a boleto can still be paid, late, before it expires').default(SERVER_DEFAULTS.boletoGraceDays).argParser(days))
+    .addOption(new Option('--rate-limit <rate>', 'requests one token may make, as N/s (or N/min): 429 rate_limited with Retry-After beyond (default: no limit)').argParser(rate))
     .addOption(new Option('--postback-attempts <n>', 'attempts per postback event, the first included (4 = one try and 3 retries)').default(POSTBACK_DEFAULTS.attempts).argParser(wholeNumber(1, 100, 'attempts')))
     .addOption(new Option('--postback-base-delay <ms>', 'wait before the first retry; each next one waits about twice as long (with jitter)').default(POSTBACK_DEFAULTS.baseDelayMs).argParser(wholeNumber(1, 3_600_000, 'milliseconds')))
     .addOption(new Option('--postback-timeout <ms>', 'cut off a receiver that has not answered by then').default(POSTBACK_DEFAULTS.timeoutMs).argParser(wholeNumber(1, 600_000, 'milliseconds')))
@@ -26,6 +28,7 @@ const serveCommand = () =>
       'pinvoice serve --db ./dev.db --host 0.0.0.0 --port 8080',
       'pinvoice serve --db ./dev.db --port 8081   # a second server on the same file',
       'pinvoice serve --durability power          # answered charges survive a power cut',
+      'pinvoice serve --rate-limit 50/s           # answer 429 like a busy gateway',
     ));
 export type ServeFlags = FlagsOf<typeof serveCommand>;
 

@@ -55,6 +55,8 @@ async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
       durability: flags.durability,
       pixExpirySeconds: flags.pixExpiry,
       boletoDueDays: flags.boletoDueDays,
+      boletoGraceDays: flags.boletoGraceDays,
+      rateLimit: flags.rateLimit ?? false,
       postbacks: { attempts: flags.postbackAttempts, baseDelayMs: flags.postbackBaseDelay, timeoutMs: flags.postbackTimeout },
     });
   } catch (error) {

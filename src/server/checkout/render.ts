@@ -70,6 +70,8 @@ export interface CheckoutExtras {
   barcodeSvg?: string;
   /** the sandbox controls are shown (the page of `pinvoice serve` always has them) */
   sandbox: boolean;
+  /** how far the company's sandbox clock runs ahead of real time: the countdown counts on that clock */
+  clockOffsetMs?: number;
 }
 
 function copyField(id: string, label: string, value: string, rows: number) {
@@ -89,7 +91,7 @@ function pixSection(view: PublicInvoice, extras: CheckoutExtras) {
   <figure class="qr" role="img" aria-label="QR code do Pix">${trusted(extras.qrSvg ?? '')}</figure>
   ${copyField('pix-code', 'Pix copia e cola', view.pix.qrCode, 5)}
   ${view.expiresAt ? html`<p class="expiry">Válido até <time datetime="${view.expiresAt}">${formatDateTime(view.expiresAt)}</time>.
-    <span class="countdown" data-expires="${view.expiresAt}" aria-live="off"></span></p>` : ''}
+    <span class="countdown" data-expires="${view.expiresAt}" data-clock-offset="${String(extras.clockOffsetMs ?? 0)}" aria-live="off"></span></p>` : ''}
 </section>`;
 }
 

@@ -10,7 +10,8 @@ import { SAMPLE_3DS_VALUES } from '../../domain/card-outcome.js';
 import type { SandboxAction } from '../../domain/status.js';
 import { ApiError } from '../errors.js';
 import type { ServerContext } from '../invoices/context.js';
-import { complete3ds, publicView, sandboxAction } from '../invoices/lifecycle.js';
+import { complete3ds, publicCharge, sandboxAction } from '../invoices/lifecycle.js';
+import { companyContext } from '../sandbox/company-time.js';
 import { boletoPdf } from './boleto-pdf.js';
 import { boletoBarcodeSvg, pixQrSvg } from './codes.js';
 import { renderCheckout, renderMain, renderNotFound, renderRefused, STATUS_LABELS, type CheckoutExtras } from './render.js';
@@ -47,25 +48,30 @@ interface Stream {
   lastHash: string;
 }
 
+/** A charge as its page shows it: the payer's view, and how far its company's sandbox clock runs ahead of real time. */
+type PageCharge = PublicInvoice & { clockOffsetMs: number };
+
 export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logError: (error: unknown) => void): void {
   const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSETS_DIR)) }]));
   const streams = new Set<Stream>();
 
-  async function view(token: string): Promise<PublicInvoice | undefined> {
+  async function view(token: string): Promise<PageCharge | undefined> {
     if (!TOKEN_SHAPE.test(token)) return undefined;
     try {
-      return await publicView(ctx, token);
+      const { view: charge, clockOffsetMs } = await publicCharge(ctx, token);
+      return { ...charge, clockOffsetMs };
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return undefined;
       throw error;
     }
   }
 
-  async function extrasFor(token: string, charge: PublicInvoice): Promise<CheckoutExtras> {
+  async function extrasFor(token: string, charge: PageCharge): Promise<CheckoutExtras> {
     const pending = charge.status === 'pending';
     return {
       base: `/checkout/${token}`,
       sandbox: true,
+      clockOffsetMs: charge.clockOffsetMs,
       qrSvg: pending && charge.pix ? await pixQrSvg(charge.pix.qrCode) : undefined,
       barcodeSvg: pending && charge.boleto ? await boletoBarcodeSvg(charge.boleto.barcode) : undefined,
     };
@@ -132,14 +138,19 @@ export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logEr
     scope.post('/checkout/:token/sandbox/:action', async (request, reply) => {
       const action = (request.params as { action: string }).action;
       if (!['pay', 'expire', 'cancel'].includes(action)) return notFoundPage(reply);
-      return act(request, reply, async (charge) => sandboxAction(ctx, await companyOf(charge.companyId), String(charge.id), action as SandboxAction));
+      return act(request, reply, async (charge) => {
+        const company = await companyOf(charge.companyId);
+        return sandboxAction(companyContext(ctx, company), company, String(charge.id), action as SandboxAction);
+      });
     });
 
     scope.post('/checkout/:token/3ds/:outcome', async (request, reply) => {
       const outcome = (request.params as { outcome: string }).outcome;
       if (outcome !== 'authenticate' && outcome !== 'fail') return notFoundPage(reply);
-      return act(request, reply, async (charge) =>
-        complete3ds(ctx, await companyOf(charge.companyId), String(charge.id), outcome === 'authenticate' ? SAMPLE_3DS_VALUES : THREE_DS_FAILING));
+      return act(request, reply, async (charge) => {
+        const company = await companyOf(charge.companyId);
+        return complete3ds(companyContext(ctx, company), company, String(charge.id), outcome === 'authenticate' ? SAMPLE_3DS_VALUES : THREE_DS_FAILING);
+      });
     });
   });
 

@@ -7,8 +7,10 @@ export type TransactionRunner = <T>(fn: (tx: Writes) => Promise<T>) => Promise<T
 
 export interface ServerContext {
   store: Store;
-  /** the current time; tests pass a fixed or stepping clock */
+  /** the current time of the company at work (its sandbox clock); the server's own time outside a company's work */
   clock: () => Date;
+  /** the server's own time, which the postback queue and Idempotency-Key windows run on; tests pass a fixed or stepping clock */
+  realClock: () => Date;
   /** n cryptographically strong random bytes */
   random: (n: number) => Uint8Array;
   config: ServerConfig;
@@ -17,4 +19,8 @@ export interface ServerContext {
   reads: Reads;
   /** the token a request came with: its changes are recorded as made by it (absent: the server itself) */
   actor?: Access['token'];
+  /** the context a company's context was made from (its clock and queue undone): see sandbox/company-time.ts */
+  serverContext?: ServerContext;
+  /** tells the process that a company's record changed (its clock, its chaos rule): what it remembers of it is dropped */
+  companyChanged?: (companyId: number) => void;
 }

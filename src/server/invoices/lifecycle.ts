@@ -5,6 +5,7 @@ import { check3ds, type CardBrand } from '../../domain/card-outcome.js';
 import { SANDBOX_ACTIONS, type SandboxAction } from '../../domain/status.js';
 import { ApiError, notFound } from '../errors.js';
 import { monthOf, type Company, type Invoice, type InvoiceAggregate, type Writes } from '../store/port.js';
+import { companyContext } from '../sandbox/company-time.js';
 import type { ServerContext } from './context.js';
 import { toTransaction } from './record.js';
 import { refund, transition } from './transitions.js';
@@ -26,12 +27,12 @@ export async function expireIfDue(tx: Writes, row: Invoice, now: Date): Promise<
   }
 }
 
-/** The expiry timer's work: every pending charge past its time, in batches of one transaction each. */
-export async function expireDue(ctx: ServerContext): Promise<number> {
+/** Every pending charge past its time (of one company, by its clock, when `companyId` is given), in batches of one transaction each. */
+export async function expireDue(ctx: ServerContext, companyId?: number): Promise<number> {
   const now = ctx.clock();
   let count = 0;
   for (;;) {
-    const due = await ctx.store.invoices.dueForExpiry(now.toISOString(), 100);
+    const due = await ctx.reads.invoices.dueForExpiry(now.toISOString(), 100, companyId);
     if (due.length === 0) return count;
     await ctx.transaction(async (tx) => {
       for (const row of due) await expireIfDue(tx, row, now);
@@ -107,10 +108,19 @@ export function sandboxAction(ctx: ServerContext, company: Company, ref: string,
 }
 
 export async function publicView(ctx: ServerContext, token: string): Promise<PublicInvoice> {
+  return (await publicCharge(ctx, token)).view;
+}
+
+/** The payer's view of a charge, and how far its company's sandbox clock runs ahead (for the checkout page's countdown). */
+export async function publicCharge(ctx: ServerContext, token: string): Promise<{ view: PublicInvoice; clockOffsetMs: number }> {
   const found = await ctx.reads.invoices.byCheckoutToken(token);
   const company = found && (await ctx.reads.companies.get(found.company_id));
   if (!found || !company) throw new ApiError(404, 'not_found', 'No charge with this checkout token.');
-  const tx = await lookupInvoice(ctx, company, String(found.id));
+  const tx = await lookupInvoice(companyContext(ctx, company), company, String(found.id));
+  return { clockOffsetMs: company.clock_offset_ms, view: toPublic(tx) };
+}
+
+function toPublic(tx: Transaction): PublicInvoice {
   return {
     secureId: tx.secureId,
     status: tx.status,

@@ -36,14 +36,17 @@ export function pixData(ctx: ServerContext, company: Company, request: CreateInv
   return { status: 'pending', note: 'pix charge created; awaiting payment', fields: { ...NONE, pix_code: code, pix_txid: txid, expires_at: expiresAt } };
 }
 
-/** São Paulo is UTC−3 all year (no daylight saving since 2019): a slip is payable through its due date there. */
+/**
+ * São Paulo is UTC−3 all year (no daylight saving since 2019). A slip is payable through its due date
+ * there, and late through the grace days after it; it expires at the midnight that ends the last one.
+ */
 const SAO_PAULO_OFFSET_MS = 3 * 3600 * 1000;
 
 export function boletoData(ctx: ServerContext, company: Company, request: CreateInvoiceRequest, id: number, now: Date): MethodData {
   const localToday = new Date(now.getTime() - SAO_PAULO_OFFSET_MS);
   const due = new Date(Date.UTC(localToday.getUTCFullYear(), localToday.getUTCMonth(), localToday.getUTCDate() + ctx.config.boletoDueDays));
   const dueDate = due.toISOString().slice(0, 10);
-  const expiresAt = new Date(due.getTime() + 86_400_000 + SAO_PAULO_OFFSET_MS).toISOString();
+  const expiresAt = new Date(due.getTime() + (1 + ctx.config.boletoGraceDays) * 86_400_000 + SAO_PAULO_OFFSET_MS).toISOString();
   const bankCode = /^\d{3}/.exec(company.bank_name)?.[0] ?? '001';
   const barcode = buildBarcode({ bankCode, amountCents: request.total_price_cents, dueDate, freeField: sandboxFreeField(id, company.bank_agency, company.bank_account) });
   const boleto = { barcode, digitableLine: barcodeToDigitableLine(barcode), dueDate, expiresAt };

@@ -5,10 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER, bodySignature, signatureHeader } from '../../domain/signature.js';
 import { postJson } from '../../base/post-json.js';
 import { LEASE_MARGIN_MS, type PostbackConfig } from '../config.js';
-import { monthOf, type PostbackEvent, type Store } from '../store/port.js';
+import { chaosFor, wrongSecret } from '../sandbox/chaos.js';
+import { companyTime } from '../sandbox/company-time.js';
+import { monthOf, type ChaosSettings, type Company, type NewAttempt, type PostbackEvent, type Store } from '../store/port.js';
 import { eventBody } from './outbox.js';
 
 export interface DispatcherOptions extends PostbackConfig {
@@ -31,6 +34,16 @@ const IDLE_MS = 1000;
 const IDLE_HEARING_MS = 30_000;
 const MAX_DELAY_MS = 3_600_000;
 
+/** Waits ms; false when stopped meanwhile. */
+async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** "Equal jitter": half the exponential delay, plus a random part of the other half. */
 export function retryDelay(tries: number, baseDelayMs: number, random: () => number): number {
   const full = Math.min(MAX_DELAY_MS, baseDelayMs * 2 ** Math.max(0, tries - 1));
@@ -38,7 +51,7 @@ export function retryDelay(tries: number, baseDelayMs: number, random: () => num
 }
 
 export function createDispatcher(options: DispatcherOptions) {
-  const { store, clock, logError, attempts, baseDelayMs, timeoutMs, concurrency } = options;
+  const { store, clock, logError, attempts: maxAttempts, baseDelayMs, timeoutMs, concurrency } = options;
   const random = options.random ?? Math.random;
   const node = options.node ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   // A claim lasts longer than any attempt can: another process takes the event only if this one died.
@@ -61,39 +74,98 @@ export function createDispatcher(options: DispatcherOptions) {
     timer.unref();
   }
 
-  async function deliver(event: PostbackEvent): Promise<void> {
-    const company = await store.companies.get(event.company_id);
-    const aggregate = company && (await store.invoices.aggregate(company.id, String(event.invoice_id), monthOf(clock())));
-    if (!company || !aggregate) throw new Error(`event ${event.public_id}: its company or charge is gone`);
-    const body = eventBody(company, aggregate, event);
-    const secret = company.webhook_secret;
+  /** One POST of the body; its attempt as recorded (times in the company's clock). */
+  async function post(company: Company, event: PostbackEvent, body: string, secret: string, injected: string[]): Promise<{ attempt: NewAttempt; delivered: boolean } | undefined> {
     const started = clock();
     const headers = {
       'content-type': 'application/json',
       'user-agent': options.userAgent,
+      // `t` is real time, whatever the sandbox clock reads: receivers check it against their own clock
       [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secret, Math.floor(started.getTime() / 1000), body),
       [BODY_SIGNATURE_HEADER.toLowerCase()]: bodySignature(secret, body),
       'pinvoice-event-id': event.public_id,
     };
     const t0 = performance.now();
     const result = await postJson(event.url, body, headers, timeoutMs, abort.signal);
-    if (result.aborted) return; // stopped mid-flight: still pending, its claim released by stop()
-    const now = clock();
+    if (result.aborted) return undefined;
     const delivered = result.status !== undefined && result.status >= 200 && result.status <= 299;
+    return {
+      delivered,
+      attempt: {
+        event_id: event.id, url: event.url, started_at: companyTime(company, started.toISOString()) ?? '', duration_ms: Math.round(performance.now() - t0),
+        status_code: result.status ?? null, error: result.error ?? (delivered ? null : `HTTP ${result.status}: not a 2xx answer`),
+        response_excerpt: result.excerpt ?? null, injected: injected.length > 0 ? injected : null,
+      },
+    };
+  }
+
+  /** Settles the event after its attempt(s): delivered, failed for good, or due again after a backoff (real time). */
+  async function settle(company: Company, event: PostbackEvent, attempts: NewAttempt[], delivered: boolean): Promise<void> {
+    const now = clock();
     const tries = event.tries + 1;
-    const error = result.error ?? (delivered ? null : `HTTP ${result.status}: not a 2xx answer`);
     await store.transaction((tx) =>
       tx.events.recordAttempt(
-        { event_id: event.id, url: event.url, started_at: started.toISOString(), duration_ms: Math.round(performance.now() - t0),
-          status_code: result.status ?? null, error, response_excerpt: result.excerpt ?? null },
+        attempts,
         delivered
-          ? { state: 'delivered', next_attempt_at: null, delivered_at: now.toISOString() }
-          : tries >= attempts
+          ? { state: 'delivered', next_attempt_at: null, delivered_at: companyTime(company, now.toISOString()) }
+          : tries >= maxAttempts
             ? { state: 'failed', next_attempt_at: null, delivered_at: null }
             : { state: 'pending', next_attempt_at: new Date(now.getTime() + retryDelay(tries, baseDelayMs, random)).toISOString(), delivered_at: null },
         node,
       ),
     );
+  }
+
+  /** With chaos `reorder`, the charge's newest due event goes before the one claimed (whose claim keeps the charge's turn). */
+  async function reordered(event: PostbackEvent): Promise<PostbackEvent | undefined> {
+    const now = clock().toISOString();
+    const newest = (await store.events.forInvoice(event.invoice_id))
+      .filter((e) => e.state === 'pending' && e.id > event.id && (e.next_attempt_at ?? now) <= now)
+      .at(-1);
+    if (!newest) return undefined;
+    const until = new Date(clock().getTime() + leaseMs).toISOString();
+    return (await store.transaction((tx) => tx.events.claim(newest.id, node, now, until))) ? newest : undefined;
+  }
+
+  async function attempt(company: Company, event: PostbackEvent, chaos: ChaosSettings | null, injected: string[]): Promise<void> {
+    const aggregate = await store.invoices.aggregate(company.id, String(event.invoice_id), monthOf(companyTime(company, clock().toISOString()) ?? ''));
+    if (!aggregate) throw new Error(`event ${event.public_id}: its charge is gone`);
+    const body = eventBody(company, aggregate, event);
+    if (chaos && event.tries < chaos.drop_first) {
+      const at = companyTime(company, clock().toISOString()) ?? '';
+      const dropped: NewAttempt = {
+        event_id: event.id, url: event.url, started_at: at, duration_ms: 0, status_code: null,
+        error: `dropped by sandbox chaos (drop_first ${chaos.drop_first}): not sent`, response_excerpt: null, injected: [...injected, `drop_first=${chaos.drop_first}`],
+      };
+      return settle(company, event, [dropped], false);
+    }
+    if (chaos && chaos.delay_ms > 0) {
+      // the claim outlives the wait, so no other process takes the event meanwhile
+      const now = clock();
+      await store.transaction((tx) => tx.events.claim(event.id, node, now.toISOString(), new Date(now.getTime() + chaos.delay_ms + leaseMs).toISOString()));
+      if (!(await wait(chaos.delay_ms, abort.signal))) return;
+      injected.push(`delay_ms=${chaos.delay_ms}`);
+    }
+    const secret = chaos?.bad_signature ? wrongSecret(company.webhook_secret) : company.webhook_secret;
+    if (chaos?.bad_signature) injected.push('bad_signature');
+    const first = await post(company, event, body, secret, injected);
+    if (!first) return; // stopped mid-flight: still pending, its claim released by stop()
+    const second = chaos?.duplicate ? await post(company, event, body, secret, [...injected, 'duplicate']) : undefined;
+    const sent = second ? [first, second] : [first];
+    await settle(company, event, sent.map((s) => s.attempt), sent.some((s) => s.delivered));
+  }
+
+  async function deliver(claimed: PostbackEvent): Promise<void> {
+    const company = await store.companies.get(claimed.company_id);
+    if (!company) throw new Error(`event ${claimed.public_id}: its company is gone`);
+    const chaos = chaosFor(company, claimed.invoice_id);
+    const newer = chaos?.reorder ? await reordered(claimed) : undefined;
+    try {
+      await attempt(company, newer ?? claimed, chaos, newer ? ['reorder'] : []);
+    } finally {
+      // the older event's turn comes next, now, not when its claim runs out
+      if (newer) await store.transaction((tx) => tx.events.release(claimed.id, node));
+    }
   }
 
   function launch(event: PostbackEvent): void {

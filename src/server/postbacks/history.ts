@@ -5,6 +5,7 @@ import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER } from '../../domain/signature.
 import { ApiError } from '../errors.js';
 import type { ServerContext } from '../invoices/context.js';
 import { readInvoice } from '../invoices/lifecycle.js';
+import { companyTime } from '../sandbox/company-time.js';
 import { monthOf, type Company, type InvoiceAggregate, type PostbackEvent, type Reads } from '../store/port.js';
 import { eventPayload } from './outbox.js';
 
@@ -19,7 +20,8 @@ async function toWebhookEvent(reads: Reads, company: Company, aggregate: Invoice
     status: payload.status,
     url: row.url,
     state: row.state,
-    next_attempt_at: row.next_attempt_at,
+    // the queue runs on real time; the company reads its own
+    next_attempt_at: companyTime(company, row.next_attempt_at),
     delivered_at: row.delivered_at,
     attempts: attempts.map((a) => ({
       at: a.started_at,
@@ -29,6 +31,7 @@ async function toWebhookEvent(reads: Reads, company: Company, aggregate: Invoice
       error: a.error,
       response_excerpt: a.response_excerpt,
       delivered: a.status_code !== null && a.status_code >= 200 && a.status_code <= 299,
+      injected: a.injected ?? [],
     })),
     payload,
   };

@@ -35,6 +35,17 @@ export interface CompanyProfile {
   bank_type: string;
 }
 
+/** Postback faults the sandbox injects for a company, or for one of its charges. */
+export interface ChaosSettings {
+  duplicate: boolean;
+  delay_ms: number;
+  reorder: boolean;
+  drop_first: number;
+  bad_signature: boolean;
+  /** the one charge the faults are narrowed to; null: every charge of the company */
+  invoice: { id: number; secure_id: string } | null;
+}
+
 export interface Company extends CompanyProfile {
   id: number;
   fees: FeeSchedules;
@@ -43,6 +54,9 @@ export interface Company extends CompanyProfile {
   webhook_secret: string;
   created_at: string;
   updated_at: string;
+  /** the sandbox clock: how far ahead of real time this company's time runs (0: real time; never negative) */
+  clock_offset_ms: number;
+  chaos: ChaosSettings | null;
 }
 
 /** A company's balances and paid totals, kept by the store in the transaction of each movement and payment. */
@@ -189,6 +203,8 @@ export interface DeliveryAttempt {
   status_code: number | null;
   error: string | null;
   response_excerpt: string | null;
+  /** the faults sandbox chaos put into this attempt (`duplicate`, `delay_ms=2000`, …); null: none */
+  injected: string[] | null;
 }
 
 export interface StoredAnswer {
@@ -230,6 +246,8 @@ export interface CompanyReads {
   hasToken(token: string): Promise<boolean>;
   /** `month` is "YYYY-MM" (UTC) */
   totals(companyId: number, month: string): Promise<CompanyTotals>;
+  /** the companies whose sandbox clock runs ahead of real time */
+  aheadClocks(): Promise<{ id: number; clock_offset_ms: number }[]>;
 }
 
 export interface InvoiceReads {
@@ -238,8 +256,8 @@ export interface InvoiceReads {
   /** The charge and everything its record shows, in one consistent read; `month` as for totals. */
   aggregate(companyId: number, ref: string, month: string): Promise<InvoiceAggregate | undefined>;
   byCheckoutToken(token: string): Promise<Invoice | undefined>;
-  /** Pending charges whose time is up, oldest first. */
-  dueForExpiry(now: string, limit: number): Promise<Invoice[]>;
+  /** Pending charges whose time is up, oldest first; of one company only when `companyId` is given. */
+  dueForExpiry(now: string, limit: number, companyId?: number): Promise<Invoice[]>;
 }
 
 export interface EventReads {
@@ -281,6 +299,10 @@ export interface Writes {
     addToken(companyId: number, token: string, now: string, options?: NewToken): Promise<ApiToken>;
     /** false when there was no such token of that company, or it was already revoked */
     revokeToken(companyId: number, id: number, now: string): Promise<boolean>;
+    /** sets the sandbox clock's offset (ms ahead of real time, ≥ 0); a sandbox setting, not the profile: updated_at stays */
+    setClock(companyId: number, offsetMs: number): Promise<void>;
+    /** sets (null: clears) the sandbox chaos; updated_at stays */
+    setChaos(companyId: number, chaos: ChaosSettings | null): Promise<void>;
   };
   invoices: InvoiceReads & {
     /** the id the next charge gets (ids are never reused) */
@@ -307,8 +329,17 @@ export interface Writes {
      * for `node` until `leaseUntil`. Another process cannot claim them before the lease ends.
      */
     claimDue(now: string, limit: number, node: string, leaseUntil: string): Promise<PostbackEvent[]>;
-    /** Records an attempt; settles the event only while `node` still holds its claim (returns whether it did). */
-    recordAttempt(attempt: NewAttempt, outcome: AttemptOutcome, node: string): Promise<boolean>;
+    /**
+     * Records an event's attempt (two when chaos duplicated it; they count as one try); settles the
+     * event only while `node` still holds its claim (returns whether it did).
+     */
+    recordAttempt(attempts: NewAttempt[], outcome: AttemptOutcome, node: string): Promise<boolean>;
+    /** Claims one pending event for `node` until `until` (or extends its claim); false when someone else holds a live claim or it is not pending. */
+    claim(id: number, node: string, now: string, until: string): Promise<boolean>;
+    /** Gives back `node`'s claim of one pending event: it may be sent at once by anyone. */
+    release(id: number, node: string): Promise<void>;
+    /** Makes the company's pending events due `ms` earlier, never before `notBefore` (its sandbox clock jumped). */
+    shiftDue(companyId: number, ms: number, notBefore: string): Promise<void>;
     /** Gives up every claim of `node` (stopping): those events may be sent at once by anyone. */
     releaseClaims(node: string): Promise<void>;
     /** Sends the event again from a fresh retry budget (history kept). */

@@ -2,7 +2,7 @@
 // decoded into the port's records here, once (JSON text parsed, a stored flag made a boolean), and a
 // charge is encoded for its insert here. Each engine keeps only its own SQL.
 import { createHash } from 'node:crypto';
-import type { ApiToken, BalanceName, Company, CompanyTotals, Invoice, NewInvoice, PostbackEvent } from './port.js';
+import type { ApiToken, BalanceName, Company, CompanyTotals, DeliveryAttempt, Invoice, NewInvoice, PostbackEvent } from './port.js';
 import { decodeSnapshot } from './snapshot-codec.js';
 
 export type Row = Record<string, unknown>;
@@ -41,6 +41,7 @@ export function toCompany(row: Row): Company {
     bank_account: r.bank_account, bank_agency: r.bank_agency, bank_digit: r.bank_digit, bank_name: r.bank_name,
     bank_type: r.bank_type, fees: json(row.fees), blocked: json(row.blocked), is_custom: flag(row.is_custom),
     webhook_secret: r.webhook_secret, created_at: r.created_at, updated_at: r.updated_at,
+    clock_offset_ms: Number(row.clock_offset_ms ?? 0), chaos: jsonOrNull(row.chaos),
   };
 }
 
@@ -87,6 +88,14 @@ export function toToken(row: Row): ApiToken {
 export const tokenOfJoin = (row: Row): { id: number; name: string; read_only: boolean } => ({
   id: row.token_id as number, name: row.token_name as string, read_only: flag(row.token_read_only),
 });
+
+export function toAttempt(row: Row): DeliveryAttempt {
+  const r = row as unknown as Record<keyof DeliveryAttempt, never>;
+  return {
+    id: r.id, event_id: r.event_id, url: r.url, started_at: r.started_at, duration_ms: r.duration_ms, status_code: r.status_code,
+    error: r.error, response_excerpt: r.response_excerpt, injected: jsonOrNull(row.injected),
+  };
+}
 
 export function toEvent(row: Row): PostbackEvent {
   const r = row as unknown as Record<keyof PostbackEvent, never>;

@@ -23,6 +23,14 @@ export function watchEvents(writes: Writes, noticed: () => void, changed: () => 
         if (outcome.state === 'pending') noticed();
         return writes.events.recordAttempt(attempt, outcome, node);
       },
+      release: async (id, node) => {
+        noticed();
+        return writes.events.release(id, node);
+      },
+      shiftDue: async (companyId, ms, notBefore) => {
+        noticed();
+        return writes.events.shiftDue(companyId, ms, notBefore);
+      },
       releaseClaims: async (node) => {
         noticed();
         return writes.events.releaseClaims(node);

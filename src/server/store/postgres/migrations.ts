@@ -162,4 +162,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX attempts_event ON delivery_attempts(event_id, id);
   `,
+  // 2: the sandbox's time travel and postback chaos (SQLite's schema 7).
+  `
+  ALTER TABLE companies ADD COLUMN clock_offset_ms BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE companies ADD COLUMN chaos TEXT;
+  ALTER TABLE delivery_attempts ADD COLUMN injected TEXT;
+  CREATE INDEX invoices_expiry_company ON invoices(company_id, expires_at) WHERE status = 'pending';
+  `,
 ];

@@ -6,13 +6,13 @@ import type pg from 'pg';
 import { maskToken } from '../../../domain/secrets.js';
 import type { Status } from '../../../domain/status.js';
 import {
-  BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toCompany, toEvent,
+  BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
 import {
   TokenNameTaken,
-  type Access, type CompanyTotals, type Customer, type DeliveryAttempt, type EventSnapshot, type InvoiceAggregate,
+  type Access, type CompanyTotals, type Customer, type EventSnapshot, type InvoiceAggregate,
   type Movement, type NewInvoice, type Refund, type TimelineEntry, type Writes,
 } from '../port.js';
 
@@ -133,6 +133,9 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         return (await one('SELECT 1 FROM api_tokens WHERE token_hash = $1', [hashToken(token)])) !== undefined;
       },
       totals: totalsOf,
+      async aheadClocks() {
+        return (await rows('SELECT id, clock_offset_ms FROM companies WHERE clock_offset_ms > 0')).map((row) => ({ id: Number(row.id), clock_offset_ms: Number(row.clock_offset_ms) }));
+      },
       async create(profile, fees, webhookSecret, now) {
         const p = profile;
         const row = await one(`INSERT INTO companies (cnpj, company_type, corporate_reason, fantasy_name, url_website, address, address_city,
@@ -162,6 +165,12 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       async revokeToken(companyId, id, now) {
         return (await count('UPDATE api_tokens SET revoked_at = $1 WHERE company_id = $2 AND id = $3 AND revoked_at IS NULL', [now, companyId, id])) === 1;
       },
+      async setClock(companyId, offsetMs) {
+        await exec('UPDATE companies SET clock_offset_ms = $1 WHERE id = $2', [offsetMs, companyId]);
+      },
+      async setChaos(companyId, chaos) {
+        await exec('UPDATE companies SET chaos = $1 WHERE id = $2', [textOrNull(chaos), companyId]);
+      },
     },
     invoices: {
       async find(companyId, ref) {
@@ -178,8 +187,10 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         const row = await one('SELECT * FROM invoices WHERE token_checkout = $1', [token]);
         return row && toInvoice(row);
       },
-      async dueForExpiry(now, limit) {
-        return (await rows("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2", [now, limit])).map(toInvoice);
+      async dueForExpiry(now, limit, companyId) {
+        return (companyId === undefined
+          ? await rows("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2", [now, limit])
+          : await rows("SELECT * FROM invoices WHERE status = 'pending' AND company_id = $3 AND expires_at <= $1 ORDER BY expires_at LIMIT $2", [now, limit, companyId])).map(toInvoice);
       },
       async allocateId() {
         return Number((await one("SELECT nextval('invoices_id_seq') AS id"))?.id);
@@ -260,7 +271,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         return row && toEvent(row);
       },
       async attempts(eventId) {
-        return (await rows('SELECT * FROM delivery_attempts WHERE event_id = $1 ORDER BY id', [eventId])) as unknown as DeliveryAttempt[];
+        return (await rows('SELECT * FROM delivery_attempts WHERE event_id = $1 ORDER BY id', [eventId])).map(toAttempt);
       },
       async nextDueAt() {
         const row = await one(`SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${QUEUE_HEAD}`);
@@ -280,14 +291,30 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
           RETURNING *`, [now, limit, node, leaseUntil]);
         return claimed.map(toEvent).sort((a, b) => (a.next_attempt_at ?? '').localeCompare(b.next_attempt_at ?? '') || a.id - b.id);
       },
-      async recordAttempt(attempt, outcome, node) {
-        await exec(`INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt)
-          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [attempt.event_id, attempt.url, attempt.started_at, attempt.duration_ms, attempt.status_code, attempt.error, attempt.response_excerpt]);
+      async recordAttempt(attempts, outcome, node) {
+        for (const attempt of attempts) {
+          await exec(`INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt, injected)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [attempt.event_id, attempt.url, attempt.started_at, attempt.duration_ms, attempt.status_code, attempt.error, attempt.response_excerpt, textOrNull(attempt.injected)]);
+        }
+        const attempt = { event_id: attempts[0]?.event_id };
         return (await count(`UPDATE events SET state = $1, tries = tries + 1, next_attempt_at = $2,
             delivered_at = COALESCE($3, delivered_at), claimed_by = NULL, lease_until = NULL
           WHERE id = $4 AND claimed_by = $5 AND state = 'pending'`,
         [outcome.state, outcome.next_attempt_at, outcome.delivered_at, attempt.event_id, node])) === 1;
+      },
+      async claim(id, node, now, until) {
+        return (await count(`UPDATE events SET claimed_by = $1, lease_until = $2
+          WHERE id = $3 AND state = 'pending' AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $4)`, [node, until, id, now])) === 1;
+      },
+      async release(id, node) {
+        await exec("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'pending'", [id, node]);
+      },
+      async shiftDue(companyId, ms, notBefore) {
+        // the times are ISO text: shifted as timestamps and written back in the same form
+        await exec(`UPDATE events SET next_attempt_at = GREATEST(
+            to_char((next_attempt_at::timestamptz - make_interval(secs => $1)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), $2)
+          WHERE state = 'pending' AND company_id = $3`, [ms / 1000, notBefore, companyId]);
       },
       async releaseClaims(node) {
         await exec("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE state = 'pending' AND claimed_by = $1", [node]);

@@ -255,4 +255,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX api_tokens_name ON api_tokens(company_id, name);
   ALTER TABLE timeline ADD COLUMN token_id INTEGER REFERENCES api_tokens(id);
   `,
+  // 7: the sandbox's time travel and postback chaos. A company's clock runs clock_offset_ms ahead of
+  // real time; its chaos rule is JSON; each attempt records the faults injected into it. The expiry
+  // of one company's charges is looked up by company (its clock is its own).
+  `
+  ALTER TABLE companies ADD COLUMN clock_offset_ms INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE companies ADD COLUMN chaos TEXT;
+  ALTER TABLE delivery_attempts ADD COLUMN injected TEXT;
+  CREATE INDEX invoices_expiry_company ON invoices(company_id, expires_at) WHERE status = 'pending';
+  `,
 ];

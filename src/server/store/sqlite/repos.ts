@@ -5,11 +5,11 @@ import type { Status } from '../../../domain/status.js';
 import { maskToken } from '../../../domain/secrets.js';
 import { TokenNameTaken } from '../port.js';
 import type {
-  Access, AttemptOutcome, BalanceName, CompanyProfile, CompanyTotals, Customer, DeliveryAttempt, EventSnapshot, FeeSchedules,
+  Access, AttemptOutcome, BalanceName, CompanyProfile, CompanyTotals, Customer, EventSnapshot, FeeSchedules,
   InvoiceAggregate, Movement, NewAttempt, NewEvent, NewMovement, Refund, StatusChange, StoredAnswer, TimelineEntry, Writes,
 } from '../port.js';
 import {
-  BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toCompany, toEvent,
+  BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
@@ -39,6 +39,9 @@ export function createRepos(db: Db): Writes {
     SELECT c.*, t.token_hash, t.id AS token_id, t.name AS token_name, t.read_only AS token_read_only, t.revoked_at AS token_revoked_at
     FROM api_tokens t JOIN companies c ON c.id = t.company_id WHERE t.token_hash = ?`);
   const companyById = q<[number]>('SELECT * FROM companies WHERE id = ?');
+  const aheadClocks = q<[], { id: number; clock_offset_ms: number }>('SELECT id, clock_offset_ms FROM companies WHERE clock_offset_ms > 0');
+  const setClock = q<[number, number]>('UPDATE companies SET clock_offset_ms = ? WHERE id = ?');
+  const setChaos = q<[string | null, number]>('UPDATE companies SET chaos = ? WHERE id = ?');
   const allCompanies = q<[]>('SELECT c.*, (SELECT COUNT(*) FROM api_tokens t WHERE t.company_id = c.id AND t.revoked_at IS NULL) AS tokens FROM companies c ORDER BY c.id');
   const totals = q<[string, number], CompanyTotals>(`
     SELECT t.balance_pix, t.balance_card, t.balance_bank_slip, t.paid_total,
@@ -90,6 +93,7 @@ export function createRepos(db: Db): Writes {
   const insertMovement = q<[number, number, string, number, string, string, string]>(`
     INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const dueForExpiry = q<[string, number]>("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT ?");
+  const dueForExpiryOf = q<[number, string, number]>("SELECT * FROM invoices WHERE status = 'pending' AND company_id = ? AND expires_at <= ? ORDER BY expires_at LIMIT ?");
 
   // events
   const insertEvent = q<[string, number, number, string, string, string | null, string, string, string | null]>(`
@@ -105,9 +109,15 @@ export function createRepos(db: Db): Writes {
   const nextDue = q<[], { at: string | null }>(`
     SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${QUEUE_HEAD}`);
   const insertAttempt = q(`
-    INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt)
-    VALUES (@event_id, @url, @started_at, @duration_ms, @status_code, @error, @response_excerpt)`);
-  const attemptsOf = q<[number], DeliveryAttempt>('SELECT * FROM delivery_attempts WHERE event_id = ? ORDER BY id');
+    INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt, injected)
+    VALUES (@event_id, @url, @started_at, @duration_ms, @status_code, @error, @response_excerpt, @injected)`);
+  const attemptsOf = q<[number]>('SELECT * FROM delivery_attempts WHERE event_id = ? ORDER BY id');
+  const takeClaim = q<[string, string, number, string, string]>(`
+    UPDATE events SET claimed_by = ?, lease_until = ? WHERE id = ? AND state = 'pending' AND (claimed_by IS NULL OR claimed_by = ? OR lease_until <= ?)`);
+  const dropClaim = q<[number, string]>("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE id = ? AND claimed_by = ? AND state = 'pending'");
+  const shiftDue = q<[string, string, number]>(`
+    UPDATE events SET next_attempt_at = MAX(strftime('%Y-%m-%dT%H:%M:%fZ', next_attempt_at, ?), ?)
+    WHERE state = 'pending' AND company_id = ?`);
   const settle = q(`
     UPDATE events SET state = @state, tries = tries + 1, next_attempt_at = @next_attempt_at,
       delivered_at = COALESCE(@delivered_at, delivered_at), claimed_by = NULL, lease_until = NULL
@@ -202,6 +212,15 @@ export function createRepos(db: Db): Writes {
       async totals(companyId, month) {
         return totalsOf(companyId, month);
       },
+      async aheadClocks() {
+        return aheadClocks.all();
+      },
+      async setClock(companyId, offsetMs) {
+        setClock.run(offsetMs, companyId);
+      },
+      async setChaos(companyId, chaos) {
+        setChaos.run(textOrNull(chaos), companyId);
+      },
       async create(profile: CompanyProfile, fees: FeeSchedules, webhookSecret: string, now: string) {
         const id = Number(insertCompany.run({ ...profile, fees: JSON.stringify(fees), webhook_secret: webhookSecret, now }).lastInsertRowid);
         insertTotals.run(id);
@@ -236,8 +255,8 @@ export function createRepos(db: Db): Writes {
         const row = invoiceByToken.get(token);
         return row && toInvoice(row);
       },
-      async dueForExpiry(now, limit) {
-        return dueForExpiry.all(now, limit).map(toInvoice);
+      async dueForExpiry(now, limit, companyId) {
+        return (companyId === undefined ? dueForExpiry.all(now, limit) : dueForExpiryOf.all(companyId, now, limit)).map(toInvoice);
       },
       // MAX(id) + 1 under the write lock: the last entry of the rowid b-tree, one lookup.
       async allocateId() {
@@ -296,7 +315,7 @@ export function createRepos(db: Db): Writes {
         return row && toEvent(row);
       },
       async attempts(eventId) {
-        return attemptsOf.all(eventId);
+        return attemptsOf.all(eventId).map(toAttempt);
       },
       async nextDueAt() {
         return nextDue.get()?.at ?? null;
@@ -310,9 +329,18 @@ export function createRepos(db: Db): Writes {
         for (const row of rows) claim.run(node, leaseUntil, row.id as number);
         return rows.map(toEvent);
       },
-      async recordAttempt(attempt: NewAttempt, outcome: AttemptOutcome, node: string) {
-        insertAttempt.run(attempt);
-        return settle.run({ id: attempt.event_id, node, ...outcome }).changes === 1;
+      async recordAttempt(attempts: NewAttempt[], outcome: AttemptOutcome, node: string) {
+        for (const attempt of attempts) insertAttempt.run({ ...attempt, injected: textOrNull(attempt.injected) });
+        return settle.run({ id: attempts[0]?.event_id, node, ...outcome }).changes === 1;
+      },
+      async claim(id, node, now, until) {
+        return takeClaim.run(node, until, id, node, now).changes === 1;
+      },
+      async release(id, node) {
+        dropClaim.run(id, node);
+      },
+      async shiftDue(companyId, ms, notBefore) {
+        shiftDue.run(`-${ms / 1000} seconds`, notBefore, companyId);
       },
       async releaseClaims(node) {
         release.run(node);

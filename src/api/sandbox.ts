@@ -1,0 +1,65 @@
+// The sandbox's controls for time and faults as data (contract, "Sandbox controls for time and
+// faults"): the company's clock, postback chaos and the list of magic values. `pinvoice serve` only.
+import { z } from 'zod';
+
+const timestamp = () => z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC, milliseconds, trailing Z');
+
+/** The longest jump one request may make the clock take: ten years. */
+export const MAX_CLOCK_JUMP_SECONDS = 10 * 366 * 86_400;
+/** How long chaos may hold a delivery, and how many attempts it may drop. */
+export const MAX_CHAOS_DELAY_MS = 60_000;
+export const MAX_CHAOS_DROP = 10;
+
+export const SandboxClock = z.object({
+  now: timestamp().describe("the company's sandbox time: real time plus the offset"),
+  offset_seconds: z.number().describe('how far ahead of real time the clock is (0: real time); milliseconds as a fraction'),
+});
+
+export const ClockAdvanceRequest = z.object({
+  seconds: z.int({ error: 'must be a whole number of seconds' }).min(1, 'must be at least 1').max(MAX_CLOCK_JUMP_SECONDS, `must be at most ${MAX_CLOCK_JUMP_SECONDS} (ten years)`),
+});
+
+export const ClockSetRequest = z.object({
+  now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time, e.g. 2026-12-01T12:00:00Z' }),
+});
+
+const flag = () => z.boolean({ error: 'must be true or false' });
+
+/** What PUT /sandbox/chaos takes: every member optional (absent: off), the whole rule replaced. */
+export const ChaosRequest = z.object({
+  duplicate: flag().optional().describe('send each postback twice'),
+  delay_ms: z.int({ error: 'must be a whole number of milliseconds' }).min(0, 'must be at least 0').max(MAX_CHAOS_DELAY_MS, `must be at most ${MAX_CHAOS_DELAY_MS}`).optional()
+    .describe('hold each delivery this long before sending it'),
+  reorder: flag().optional().describe("send a charge's pending events newest first"),
+  drop_first: z.int({ error: 'must be a whole number' }).min(0, 'must be at least 0').max(MAX_CHAOS_DROP, `must be at most ${MAX_CHAOS_DROP}`).optional()
+    .describe('fail the first N attempts of each event without sending them'),
+  bad_signature: flag().optional().describe('sign with a wrong secret'),
+  invoice_id: z.union([z.string().trim().min(1, 'must not be empty').max(64), z.int().min(1)], { error: 'must be an integer id or a secureId (INV-…)' }).nullish()
+    .describe("narrows the rule to one charge (its id or secureId); null or absent: every charge of the company"),
+});
+
+/** The company's chaos rule as it stands (all off when none is set). */
+export const ChaosRule = z.object({
+  duplicate: z.boolean(),
+  delay_ms: z.int(),
+  reorder: z.boolean(),
+  drop_first: z.int(),
+  bad_signature: z.boolean(),
+  invoice_id: z.string().nullable().describe('the secureId of the one charge the rule is narrowed to; null: every charge'),
+  active: z.boolean().describe('whether any fault is on'),
+});
+
+export const SCENARIO_KINDS = ['card', 'card_token', '3ds', 'pix', 'boleto'] as const;
+
+export const Scenario = z.object({
+  kind: z.enum(SCENARIO_KINDS),
+  value: z.string().describe('what to send'),
+  outcome: z.string().describe('what the sandbox then does'),
+});
+export const ScenarioList = z.object({ data: z.array(Scenario) });
+
+export type SandboxClock = z.infer<typeof SandboxClock>;
+export type ClockAdvanceRequest = z.infer<typeof ClockAdvanceRequest>;
+export type ChaosRequest = z.infer<typeof ChaosRequest>;
+export type ChaosRule = z.infer<typeof ChaosRule>;
+export type Scenario = z.infer<typeof Scenario>;

@@ -1,0 +1,53 @@
+// `pinvoice sandbox chaos [show|set FLAGS|clear]`: the faults injected into the company's postbacks.
+import type { ChaosRequest, ChaosRule } from '../../api/sandbox.js';
+import { connect } from '../../cli/context.js';
+import { usageError } from '../../cli/errors.js';
+import { createOutput, type Output } from '../../cli/output.js';
+import { keyValueTable, section } from '../../cli/render/table.js';
+import type { ChaosFlags } from './index.js';
+
+const FAULT_FLAGS = ['duplicate', 'delay', 'reorder', 'dropFirst', 'badSignature', 'invoice'] as const;
+const FLAG_NAMES: Record<(typeof FAULT_FLAGS)[number], string> = {
+  duplicate: '--duplicate', delay: '--delay', reorder: '--reorder', dropFirst: '--drop-first', badSignature: '--bad-signature', invoice: '--invoice',
+};
+
+/** The rule `set` sends: the flags given, the rest off (it replaces the whole rule). */
+export function ruleOf(flags: ChaosFlags): ChaosRequest {
+  const rule: ChaosRequest = {
+    duplicate: flags.duplicate ?? false,
+    delay_ms: flags.delay ?? 0,
+    reorder: flags.reorder ?? false,
+    drop_first: flags.dropFirst ?? 0,
+    bad_signature: flags.badSignature ?? false,
+    invoice_id: flags.invoice?.trim() || null,
+  };
+  if (!rule.duplicate && !rule.delay_ms && !rule.reorder && !rule.drop_first && !rule.bad_signature) {
+    throw usageError('sandbox chaos set needs at least one fault: --duplicate, --delay, --reorder, --drop-first or --bad-signature (clear turns them off)');
+  }
+  return rule;
+}
+
+function render(out: Output, rule: ChaosRule): void {
+  if (out.json) return out.jsonData(rule);
+  const on = (value: boolean) => (value ? out.palette.warn('on') : 'off');
+  const rows: [string, string][] = [
+    ['chaos', rule.active ? out.palette.warn('active') : out.palette.ok('off: postbacks are delivered faithfully')],
+    ['applies to', rule.invoice_id ?? 'every charge of the company'],
+    ['duplicate', on(rule.duplicate)],
+    ['delay', rule.delay_ms > 0 ? out.palette.warn(`${rule.delay_ms} ms`) : 'off'],
+    ['reorder', on(rule.reorder)],
+    ['drop first', rule.drop_first > 0 ? out.palette.warn(`${rule.drop_first} attempt(s) of each event`) : 'off'],
+    ['bad signature', on(rule.bad_signature)],
+  ];
+  out.data(section('Postback chaos', keyValueTable(rows, out.palette), out.palette));
+}
+
+export async function chaos(action = 'show', flags: ChaosFlags): Promise<void> {
+  if (!['show', 'set', 'clear'].includes(action)) throw usageError(`sandbox chaos: unknown action "${action}"; use show, set or clear`);
+  const given = FAULT_FLAGS.filter((name) => flags[name] !== undefined);
+  if (action !== 'set' && given.length > 0) throw usageError(`sandbox chaos ${action} takes no fault flags (got ${given.map((name) => FLAG_NAMES[name]).join(', ')}); use sandbox chaos set`);
+  const rule = action === 'set' ? ruleOf(flags) : undefined;
+  const out = createOutput(flags);
+  const { client } = await connect(flags);
+  render(out, rule ? await client.chaosSet(rule) : action === 'clear' ? await client.chaosClear() : await client.chaosShow());
+}

@@ -1,0 +1,43 @@
+// `pinvoice sandbox clock [show|advance DURATION|set ISO|reset]`: the company's sandbox time.
+import type { SandboxClock } from '../../api/sandbox.js';
+import { connect } from '../../cli/context.js';
+import { formatDuration, parseDuration } from '../../cli/duration.js';
+import { usageError } from '../../cli/errors.js';
+import { createOutput } from '../../cli/output.js';
+import { dateTime } from '../../cli/render/format.js';
+import { keyValueTable, section } from '../../cli/render/table.js';
+import type { ClockFlags } from './index.js';
+
+const ACTIONS = ['show', 'advance', 'set', 'reset'] as const;
+
+function checked(action: string, value: string | undefined): { action: (typeof ACTIONS)[number]; seconds?: number; iso?: string } {
+  if (!(ACTIONS as readonly string[]).includes(action)) throw usageError(`sandbox clock: unknown action "${action}"; use one of ${ACTIONS.join(', ')}`);
+  const needs = action === 'advance' || action === 'set';
+  if (needs && value === undefined) {
+    throw usageError(action === 'advance' ? 'sandbox clock advance needs a duration, e.g. 2h, 3d or 1h30m' : 'sandbox clock set needs an ISO 8601 time, e.g. 2026-12-24T12:00:00Z');
+  }
+  if (!needs && value !== undefined) throw usageError(`sandbox clock ${action} takes no value (got "${value}")`);
+  if (action === 'advance') {
+    const seconds = parseDuration(value ?? '');
+    if (seconds === undefined) throw usageError(`sandbox clock advance: "${value}" is not a duration; use e.g. 90s, 45m, 2h, 3d, 1w or 1h30m`);
+    return { action, seconds };
+  }
+  if (action === 'set' && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value ?? '')) {
+    throw usageError(`sandbox clock set: "${value}" is not an ISO 8601 time with its zone, e.g. 2026-12-24T12:00:00Z or 2026-12-24T09:00:00-03:00`);
+  }
+  return { action: action as (typeof ACTIONS)[number], iso: value };
+}
+
+const offsetText = (clock: SandboxClock) => (clock.offset_seconds === 0 ? 'real time' : `${formatDuration(clock.offset_seconds)} ahead of real time`);
+
+export async function clock(action = 'show', value: string | undefined, flags: ClockFlags): Promise<void> {
+  const request = checked(action, value);
+  const out = createOutput(flags);
+  const { client } = await connect(flags);
+  const result = request.action === 'advance' ? await client.clockAdvance(request.seconds ?? 0)
+    : request.action === 'set' ? await client.clockSet(request.iso ?? '')
+      : request.action === 'reset' ? await client.clockReset()
+        : await client.clockShow();
+  if (out.json) return out.jsonData(result);
+  out.data(section('Sandbox clock', keyValueTable([['now', `${dateTime(result.now)} (${result.now})`], ['offset', offsetText(result)]], out.palette), out.palette));
+}
