@@ -37,15 +37,24 @@ const ndjson = (name: string, lines: string[]) => {
 };
 const results = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 
+/** A charge by id, or undefined (404); a 429 (serve --rate-limit) is waited out. */
+async function charge(server: ServeProcess, id: number): Promise<{ secureId: string; externalRef: string | null } | undefined> {
+  for (;;) {
+    const answer = await fetch(`${server.url}/api/v2/invoices/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    if (answer.status === 200) return (await answer.json()) as { secureId: string; externalRef: string | null };
+    if (answer.status !== 429) return void expect(answer.status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+
 /** Every charge the server holds, by id (ids are sequential; a gap answers 404), up to one past the highest given. */
 async function charges(server: ServeProcess, highest: number): Promise<Map<number, { secureId: string; externalRef: string | null }>> {
   const found = new Map<number, { secureId: string; externalRef: string | null }>();
   const ids = Array.from({ length: highest + 1 }, (_, i) => i + 1);
   const lookUp = async () => {
     for (let id = ids.shift(); id !== undefined; id = ids.shift()) {
-      const answer = await fetch(`${server.url}/api/v2/invoices/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      if (answer.status === 200) found.set(id, (await answer.json()) as { secureId: string; externalRef: string | null });
-      else expect(answer.status).toBe(404);
+      const record = await charge(server, id);
+      if (record) found.set(id, record);
     }
   };
   await Promise.all(Array.from({ length: 16 }, lookUp));
