@@ -3,10 +3,10 @@
 // turn (round-robin over the requests, so three nodes each get a third). Answers one request at a
 // time over IPC. Any non-2xx answer or error stops the run and is reported with a sample. CPU use is
 // read from /proc: the client's own, the server's processes', and a PostgreSQL cluster's.
-import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import type { FillOptions, FillProgress, FillResult, LoadOptions, LoadResult, RequestSpec, WorkerReply, WorkerRequest } from './load.js';
 import { MARK_EVERY } from './load.js';
+import { clusterCpuSeconds, cpuSeconds } from './proc.js';
 
 const TIMEOUT_MS = 30_000;
 
@@ -57,45 +57,6 @@ function send(agent: Agent, to: Target, keepBody: boolean): Promise<Answer> {
 const ok = (status: number) => status >= 200 && status < 300;
 const describeAnswer = (to: Target, answer: Answer) => `${to.method} ${to.path} → ${answer.status} ${answer.body?.toString('utf8', 0, 600) ?? ''}`;
 const describeError = (to: Target, error: unknown) => `${to.method} ${to.path} → error: ${error instanceof Error ? error.message : String(error)}`;
-
-/** The fields of /proc/<pid>/stat after the command's name: [0] state, [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime. */
-function statFields(pid: number | string): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU seconds a process (or several, summed) has used, from /proc (Linux; undefined elsewhere). USER_HZ is 100 on Linux. */
-function cpuSeconds(pid: number | number[] | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  let total = 0;
-  for (const one of Array.isArray(pid) ? pid : [pid]) {
-    const fields = statFields(one);
-    if (!fields) return undefined;
-    total += (Number(fields[11]) + Number(fields[12])) / 100;
-  }
-  return total;
-}
-
-/**
- * CPU seconds of a PostgreSQL cluster: the postmaster, the backends it has ended and reaped (its
- * cutime and cstime), and its children alive now (backends, checkpointer, autovacuum…).
- */
-function clusterCpuSeconds(postmaster: number | undefined): number | undefined {
-  if (postmaster === undefined) return undefined;
-  const own = statFields(postmaster);
-  if (!own) return undefined;
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(entry);
-    if (fields && Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / 100;
-}
 
 function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return 0;

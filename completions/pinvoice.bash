@@ -18,7 +18,7 @@ _pinvoice() {
     " profile use") words="--help -h" ;;
     " invoice") words="get create refund 3ds open --help -h" ;;
     " invoice get") words="--profile --base-url --debug --no-color --json --qr --no-qr --watch --timeout --interval --help -h" ;;
-    " invoice create") words="--profile --base-url --debug --no-color --json --file --method --amount --item --payer-name --payer-email --payer-document --payer-phone --payer-zip --payer-address --payer-number --payer-complement --payer-neighborhood --payer-city --payer-state --tangible --postback-url --ip --external-id --metadata --card-token --installments --idempotency-key --dry-run --no-input --qr --no-qr --help -h" ;;
+    " invoice create") words="--profile --base-url --debug --no-color --json --file --batch --concurrency --out --method --amount --item --payer-name --payer-email --payer-document --payer-phone --payer-zip --payer-address --payer-number --payer-complement --payer-neighborhood --payer-city --payer-state --tangible --postback-url --ip --external-id --metadata --card-token --installments --idempotency-key --dry-run --no-input --qr --no-qr --help -h" ;;
     " invoice refund") words="--profile --base-url --debug --no-color --json --amount --reason --idempotency-key --help -h" ;;
     " invoice 3ds") words="--profile --base-url --debug --no-color --json --cavv --xid --eci --version --referenceid --file --sample --help -h" ;;
     " invoice open") words="--profile --base-url --debug --no-color --json --print --help -h" ;;

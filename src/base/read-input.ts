@@ -6,7 +6,8 @@ import { InputError } from './input-error.js';
 
 export { InputError };
 
-async function readStdin(): Promise<Buffer> {
+/** All of stdin, as bytes. */
+export async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
@@ -42,11 +43,15 @@ export async function readStdinText(flag: string): Promise<string> {
   return utf8Text(await readStdin(), `${flag} (stdin)`);
 }
 
+/** A file a flag names cannot be read: the error, in terms of the flag. */
+export const unreadable = (flag: string, path: string, error: unknown) =>
+  new InputError(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+
 async function readBytes(flag: string, path: string): Promise<Buffer> {
   try {
     return path === '-' ? await readStdin() : readFileSync(path);
   } catch (error) {
-    throw new InputError(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw unreadable(flag, path, error);
   }
 }
 

@@ -1,6 +1,6 @@
 // What every API command needs: the resolved profile, base URL and token (flag > environment > file),
 // an output channel, and the client.
-import type { Client } from '../client/index.js';
+import type { Client, ClientOptions } from '../client/index.js';
 import { ApiRequestError } from '../client/errors.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { DEFAULT_BASE_URL, readConfig, type ConfigView } from './config.js';
@@ -103,10 +103,11 @@ export function debugWriter(flags: { debug?: boolean }): ((line: string) => void
   return flags.debug ? (line) => void process.stderr.write(`${safeOutput(line, false)}\n`) : undefined;
 }
 
-export async function connect(flags: CommonFlags) {
+/** The client of the profile the flags choose; `options` adds to what that decides (a batch: 429s waited out, a keep-alive pool). */
+export async function connect(flags: CommonFlags, options: Pick<ClientOptions, 'waitOutRateLimit' | 'keepAlive'> = {}) {
   const [{ createClient }, { packageVersion }] = await Promise.all([import('../client/index.js'), import('../version.js')]);
   const connection = await resolveConnection(flags);
   const debug = debugWriter(flags);
-  const client = createClient({ baseUrl: connection.baseUrl, token: connection.token, debug, version: packageVersion() });
+  const client = createClient({ ...options, baseUrl: connection.baseUrl, token: connection.token, debug, version: packageVersion() });
   return { client: withExplainedRejections(client, connection), connection };
 }

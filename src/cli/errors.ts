@@ -11,6 +11,7 @@ export const EXIT = {
   notPaid: 7,
   watchTimeout: 8,
   invalidSignature: 9,
+  batchFailed: 10,
   cancelled: 130,
 } as const;
 
@@ -29,6 +30,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   8    invoice get --watch: still pending when --timeout ran out;
        webhooks listen --count: fewer events than asked when --timeout ran out
   9    webhooks verify: the signature does not match (or is too old)
+  10   invoice create --batch: some lines failed (their result lines say why)
   130  cancelled (Ctrl-C)`;
 
 export class CliError extends Error {

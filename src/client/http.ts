@@ -1,8 +1,9 @@
 // One HTTP exchange with timeouts, retries where they cannot duplicate a charge, and debug output.
-// Reads go over node:http (get-text.ts says why), writes through ofetch, loaded only for them.
+// Reads go over node:http (get-text.ts says why), writes through ofetch, loaded only for them; a
+// batch's writes go over node:http too, on one keep-alive pool (keepAlive).
 import { maskToken, redactCard, redactSecretsInText } from '../domain/secrets.js';
 import { NetworkError } from './errors.js';
-import { getText, type TextResponse } from './get-text.js';
+import { requestText, type TextResponse } from './get-text.js';
 
 export interface HttpOptions {
   baseUrl: string;
@@ -13,6 +14,13 @@ export interface HttpOptions {
   debug?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
   userAgent: string;
+  /**
+   * Given, a 429 to a retry-safe request is waited out by it (with the wait Retry-After asks for) and
+   * retried without limit, the retry budget being left to other failures: a batch slows down instead of failing.
+   */
+  waitOutRateLimit?: (ms: number) => Promise<void>;
+  /** retry-safe writes too over node:http, on one pool of keep-alive connections (many requests in one process) */
+  keepAlive?: boolean;
 }
 
 export interface HttpRequest {
@@ -70,6 +78,8 @@ function describeNetworkError(error: unknown, url: string, timeoutMs: number): s
 export interface HttpResponse {
   status: number;
   text: string;
+  /** the server answered a create it had already made (Idempotent-Replayed: true) */
+  replayed?: boolean;
 }
 
 export function createHttp(options: HttpOptions) {
@@ -87,28 +97,32 @@ export function createHttp(options: HttpOptions) {
   }
 
   async function exchange(request: HttpRequest, url: string, headers: Record<string, string>): Promise<TextResponse> {
-    const read = request.method === 'GET' ? await getText(url, headers, options.timeoutMs) : undefined;
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    // (a write given back to ofetch after node:http, for an answer it handles, is sent again: only a retry-safe one may be)
+    const direct = request.method === 'GET' || (options.keepAlive === true && request.retrySafe);
+    const read = direct ? await requestText(url, { method: request.method, headers, body, timeoutMs: options.timeoutMs, keepAlive: options.keepAlive }) : undefined;
     if (read) return read;
     const { ofetch } = await import('ofetch');
     const response = await ofetch.raw<string, 'text'>(url, {
       method: request.method,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body,
       headers,
       timeout: options.timeoutMs,
       retry: 0,
       ignoreResponseError: true,
       responseType: 'text',
     });
-    return { status: response.status, statusText: response.statusText, text: response._data ?? '', retryAfter: response.headers.get('retry-after') };
+    const replayed = response.headers.get('idempotent-replayed') === 'true';
+    return { status: response.status, statusText: response.statusText, text: response._data ?? '', retryAfter: response.headers.get('retry-after'), replayed };
   }
 
-  async function once(request: HttpRequest, url: string, headers: Record<string, string>): Promise<{ status: number; text: string; retryAfter: string | null }> {
+  async function once(request: HttpRequest, url: string, headers: Record<string, string>): Promise<HttpResponse & { retryAfter: string | null }> {
     const started = Date.now();
     try {
-      const { status, statusText, text, retryAfter } = await exchange(request, url, headers);
+      const { status, statusText, text, retryAfter, replayed } = await exchange(request, url, headers);
       debug?.(`< ${status} ${statusText} (${Date.now() - started} ms)`);
       if (text) debug?.(`< ${redactSecretsInText(text.slice(0, DEBUG_BODY_LIMIT))}${text.length > DEBUG_BODY_LIMIT ? '…' : ''}`);
-      return { status, text, retryAfter };
+      return { status, text, retryAfter, replayed };
     } catch (error) {
       const message = describeNetworkError(error, url, options.timeoutMs);
       debug?.(`< network error after ${Date.now() - started} ms: ${message}`);
@@ -132,6 +146,13 @@ export function createHttp(options: HttpOptions) {
       } catch (error) {
         if (!canRetry) throw error;
         await sleep(backoffMs(attempt));
+        continue;
+      }
+      if (result.status === 429 && request.retrySafe && options.waitOutRateLimit) {
+        const wait = retryAfterMs(result.retryAfter) ?? backoffMs(0);
+        debug?.(`  rate limited: retrying in ${wait} ms`);
+        await options.waitOutRateLimit(wait);
+        attempt--; // a 429 waited out is not a failure: the budget is for the others
         continue;
       }
       if (!canRetry || !RETRY_STATUSES.has(result.status)) return result;

@@ -18,6 +18,9 @@ export interface ClientOptions {
   debug?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
   version?: string;
+  /** 429s waited out by this, without limit, and writes over one keep-alive pool (see HttpOptions): a batch */
+  waitOutRateLimit?: (ms: number) => Promise<void>;
+  keepAlive?: boolean;
 }
 
 function parseJson(text: string, what: string): unknown {
@@ -52,12 +55,15 @@ export function createClient(options: ClientOptions) {
     debug: options.debug,
     sleep: options.sleep,
     userAgent: `pinvoice/${options.version ?? 'dev'}`,
+    waitOutRateLimit: options.waitOutRateLimit,
+    keepAlive: options.keepAlive,
   };
   const send = createHttp(httpOptions);
 
-  async function fetchJson(request: HttpRequest, what: string): Promise<unknown> {
-    const { status, text } = await send(request);
+  async function fetchJson(request: HttpRequest, what: string, answer?: { replayed?: boolean }): Promise<unknown> {
+    const { status, text, replayed } = await send(request);
     if (status < 200 || status > 299) throw (await import('./parse.js')).toApiError(status, text);
+    if (answer) answer.replayed = replayed === true;
     return parseJson(text, what);
   }
 
@@ -127,12 +133,15 @@ export function createClient(options: ClientOptions) {
       const op = OPERATIONS.companyInfos;
       return call({ method: 'GET', path: op.path, retrySafe: true }, 'Enterprise', op.name);
     },
-    /** Always sends an Idempotency-Key (a new UUID unless given), which makes retries safe. */
-    async createInvoice(body: CreateInvoiceRequest, idempotencyKey?: string) {
+    /**
+     * Always sends an Idempotency-Key (a new UUID unless given), which makes retries safe. `answer.replayed`
+     * tells whether the server answered a create it had already made for the key (Idempotent-Replayed).
+     */
+    async createInvoice(body: CreateInvoiceRequest, idempotencyKey?: string, answer?: { replayed?: boolean }) {
       const op = OPERATIONS.createInvoice;
       const headers = { 'Idempotency-Key': idempotencyKey ?? (await newKey()) };
       const request: HttpRequest = { method: 'POST', path: op.path, body, headers, retrySafe: true };
-      const { data } = await fit('CreatedEnvelope', await fetchJson(request, op.name), op.name);
+      const { data } = await fit('CreatedEnvelope', await fetchJson(request, op.name, answer), op.name);
       // The record itself, as `invoice get` answers it (invoice_id and qr_code_pix are dropped: they
       // repeat secureId and pix.qrCode). An answer naming only the charge is looked up.
       const named = data.invoice_id ?? data.id;

@@ -124,6 +124,38 @@ describe('retries', () => {
   });
 });
 
+describe('for invoice create --batch', () => {
+  it('waitOutRateLimit waits out every 429 (the retry budget is for other failures), with the same key, over one keep-alive connection', async () => {
+    const ports = new Set<number | undefined>();
+    const limited = await scripted((req, res, n) => {
+      ports.add(req.socket.remotePort);
+      if (n >= 5) return false;
+      res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":"rate_limited","message":"slow down"}');
+      return true;
+    });
+    try {
+      const waits: number[] = [];
+      const client = createClient({ baseUrl: limited.url, token: server.token, retries: 0, keepAlive: true, waitOutRateLimit: async (ms) => void waits.push(ms) });
+      expect((await client.createInvoice(validPix() as any, 'batch-key-429')).status).toBe('pending');
+      expect(waits).toEqual([1000, 1000, 1000, 1000, 1000]);
+      expect(limited.seen.map((s) => s.key)).toEqual(Array(6).fill('batch-key-429'));
+      expect(ports.size).toBe(1);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it.each([false, true])('tells a replayed create from a new one (Idempotent-Replayed), keepAlive %s', async (keepAlive) => {
+    const client = createClient({ baseUrl: server.url, token: server.token, keepAlive });
+    const key = `batch-key-replay-${keepAlive}`;
+    const first = { replayed: true };
+    const created = await client.createInvoice(validPix() as any, key, first);
+    const second = { replayed: false };
+    expect(await client.createInvoice(validPix() as any, key, second)).toEqual(created);
+    expect([first.replayed, second.replayed]).toEqual([false, true]);
+  });
+});
+
 describe('answers that do not fit', () => {
   it('refuses a create answer without data, as production integrations do', async () => {
     const bare = await scripted((req, res) => (req.method === 'POST' ? (res.writeHead(200).end('{"id":1,"secureId":"INV-1"}'), true) : false));

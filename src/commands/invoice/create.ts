@@ -6,6 +6,7 @@ import { readJsonObjectFlag } from '../../base/read-input.js';
 import { connect } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
 import { createOutput, type Output } from '../../cli/output.js';
+import { checkSingleFlags } from './batch-flags.js';
 import { applyFlags, FLAG_FOR_PATH } from './create-input.js';
 import type { CreateFlags } from './index.js';
 import { postbacksOf, show } from './show.js';
@@ -30,6 +31,7 @@ async function complete(partial: Record<string, unknown>, flags: CreateFlags, ou
 }
 
 export async function createInvoice(flags: CreateFlags): Promise<void> {
+  checkSingleFlags(flags);
   const out = createOutput(flags);
   const partial = applyFlags(flags.file ? await readJsonObjectFlag('--file', flags.file) : {}, flags);
   // Resolve the profile before asking anything: a missing login fails before the questions.

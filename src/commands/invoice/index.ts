@@ -1,7 +1,7 @@
 // `pinvoice invoice get|create|refund|3ds|open`: issue and inspect charges. Each action imports its
 // handler when it runs, so --help loads none of them.
 import { Command, Option } from '@commander-js/extra-typings';
-import { collect, examples, positiveSeconds, withConnection, type FlagsOf } from '../options.js';
+import { collect, examples, positiveSeconds, wholeNumber, withConnection, type FlagsOf } from '../options.js';
 
 const getCommand = () =>
   withConnection(new Command('get'))
@@ -21,8 +21,11 @@ export type GetFlags = FlagsOf<typeof getCommand>;
 
 const createCommand = () =>
   withConnection(new Command('create'))
-    .description('issue a charge from a JSON file or stdin, from flags, or interactively')
+    .description('issue a charge from a JSON file or stdin, from flags, or interactively; or many, one per line of --batch')
     .option('--file <path>', 'JSON create request; - reads stdin (flags override its fields)')
+    .option('--batch <path>', 'NDJSON: one create request per line, - reads stdin; one result line per request (exit 10 if any failed)')
+    .addOption(new Option('--concurrency <n>', 'with --batch: requests in flight at once (default 16)').argParser(wholeNumber(1, 256, 'requests')))
+    .option('--out <path>', 'with --batch: write the result lines to this file instead of stdout')
     .option('--method <method>', 'pix, credit_card or boleto')
     .option('--amount <reais>', 'total, typed as 12,50 or 12.50 (default: the sum of the items)')
     .option('--item <name:quantity:unit_price>', 'an item, repeatable; unit price in reais, e.g. "Camiseta:2:19,90"', collect)
@@ -56,6 +59,7 @@ const createCommand = () =>
       'pinvoice invoice create --method pix --payer-name "Fulano de Tal" --payer-email f@example.com \\\n      --payer-document 529.982.247-25 --item "Camiseta:1:19,90" --no-input',
       'pinvoice invoice create --file charge.json --amount 25,00 --dry-run',
       'pinvoice invoice create --file charge.json --external-id pedido-1042 --metadata channel=loja --no-input',
+      'pinvoice invoice create --batch charges.ndjson --out results.ndjson   # again after a failure: nothing is created twice',
     ));
 export type CreateFlags = FlagsOf<typeof createCommand>;
 
@@ -95,7 +99,8 @@ export function invoiceGroup() {
   return new Command('invoice')
     .description('issue and inspect charges')
     .addCommand(getCommand().action(async (id, flags) => (await import('./get.js')).getInvoice(id, flags)))
-    .addCommand(createCommand().action(async (flags) => (await import('./create.js')).createInvoice(flags)))
+    .addCommand(createCommand().action(async (flags) =>
+      flags.batch === undefined ? (await import('./create.js')).createInvoice(flags) : (await import('./batch.js')).createBatch(flags)))
     .addCommand(refundCommand().action(async (id, flags) => (await import('./refund.js')).refundInvoice(id, flags)))
     .addCommand(threeDsCommand().action(async (id, flags) => (await import('./three-ds.js')).complete3ds(id, flags)))
     .addCommand(openCommand().action(async (id, flags) => (await import('./open.js')).openInvoice(id, flags)));
