@@ -106,6 +106,14 @@ describe('pinvoice serve', () => {
     }
   });
 
+  it('a SIGTERM sent the moment "listening on" is read closes cleanly too (a new database: the token is still being announced)', async () => {
+    for (let i = 0; i < 8; i++) {
+      const env = tempHome();
+      const server = await serve(['--port', '0', '--db', join(env.HOME ?? '', `quick-${i}.db`)], env);
+      expect(await server.stop('SIGTERM')).toBe(0);
+    }
+  });
+
   it('an invoice answered with 200 survives a killed process', async () => {
     const env = tempHome();
     const db = join(env.HOME ?? '', 'killed.db');
