@@ -1,6 +1,7 @@
 // The sandbox's controls for time and faults as data (contract, "Sandbox controls for time and
 // faults"): the company's clock, postback chaos and the list of magic values. `pinvoice serve` only.
 import { z } from 'zod';
+import { typeError } from './schemas.js';
 
 const timestamp = () => z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC, milliseconds, trailing Z');
 
@@ -16,11 +17,11 @@ export const SandboxClock = z.object({
 });
 
 export const ClockAdvanceRequest = z.object({
-  seconds: z.int({ error: 'must be a whole number of seconds' }).min(1, 'must be at least 1').max(MAX_CLOCK_JUMP_SECONDS, `must be at most ${MAX_CLOCK_JUMP_SECONDS} (ten years)`),
+  seconds: z.int({ error: typeError('must be a whole number of seconds') }).min(1, 'must be at least 1').max(MAX_CLOCK_JUMP_SECONDS, `must be at most ${MAX_CLOCK_JUMP_SECONDS} (ten years)`),
 });
 
 export const ClockSetRequest = z.object({
-  now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time, e.g. 2026-12-01T12:00:00Z' }),
+  now: z.iso.datetime({ offset: true, error: typeError('must be an ISO 8601 date and time with its zone, e.g. 2026-12-01T12:00:00Z') }),
 });
 
 const flag = () => z.boolean({ error: 'must be true or false' });

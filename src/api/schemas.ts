@@ -26,14 +26,17 @@ const requiredText = () => text().trim().min(1, 'is required');
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const timestamp = () => z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC, milliseconds, trailing Z');
 const cents = () => z.int().describe('integer amount in cents');
+/** A type's own message for a value of the wrong type; a field left out (or null) is named as missing, as without a message of its own. */
+export const typeError = (message: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : issue.input === null ? 'is required (null is no value)' : message;
 /** A whole number within bounds, with messages a person can act on. */
 const wholeNumber = (min: number, max: number, range = `${min} to ${max}`) =>
-  z.int({ error: `must be a whole number from ${range}` }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+  z.int({ error: typeError(`must be a whole number from ${range}`) }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
 /** An amount in cents within the one cap every charge, item and refund shares. */
 const amountCents = () => wholeNumber(MIN_CENTS, MAX_CENTS, `${MIN_CENTS} to ${MAX_CENTS} (cents)`);
 
-export const Method = z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` });
+export const Method = z.enum(METHODS, { error: typeError(`must be one of ${METHODS.join(', ')}`) });
 export const Status = z.enum(STATUSES);
 
 // ---- Create request ----------------------------------------------------------------------------

@@ -108,7 +108,10 @@ describe('one violation per row', () => {
 
   it.each<[string, unknown, string[], RegExp]>([
     ['method not allowed', { ...pix(), method: 'bitcoin' }, ['method'], /must be one of pix, credit_card, boleto/],
-    ['method missing', without(pix(), 'method'), ['method'], /./],
+    ['method missing', without(pix(), 'method'), ['method'], /^is required$/],
+    ['method null', { ...pix(), method: null }, ['method'], /^is required \(null is no value\)$/],
+    ['total missing', without(pix(), 'total_price_cents'), ['total_price_cents'], /^is required$/],
+    ['total a string', { ...pix(), total_price_cents: '19.90' }, ['total_price_cents'], /must be a whole number from 1 to 100000000/],
     ['method in capitals', { ...pix(), method: 'PIX' }, ['method'], /must be one of/],
     ['total 0', { ...pix(), total_price_cents: 0 }, ['total_price_cents'], /at least 1/],
     ['total negative', { ...pix(), total_price_cents: -1990 }, ['total_price_cents'], /at least 1/],

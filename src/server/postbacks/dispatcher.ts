@@ -127,7 +127,8 @@ export function createDispatcher(options: DispatcherOptions) {
     return (await store.transaction((tx) => tx.events.claim(newest.id, node, now, until))) ? newest : undefined;
   }
 
-  async function attempt(company: Company, event: PostbackEvent, chaos: ChaosSettings | null, injected: string[]): Promise<void> {
+  /** `held`: the events whose claims this attempt keeps (the event, and the charge's head it was reordered before). */
+  async function attempt(company: Company, event: PostbackEvent, chaos: ChaosSettings | null, injected: string[], held: number[]): Promise<void> {
     const aggregate = await store.invoices.aggregate(company.id, String(event.invoice_id), monthOf(companyTime(company, clock().toISOString()) ?? ''));
     if (!aggregate) throw new Error(`event ${event.public_id}: its charge is gone`);
     const body = eventBody(company, aggregate, event);
@@ -140,9 +141,12 @@ export function createDispatcher(options: DispatcherOptions) {
       return settle(company, event, [dropped], false);
     }
     if (chaos && chaos.delay_ms > 0) {
-      // the claim outlives the wait, so no other process takes the event meanwhile
+      // the claims outlive the wait, so no other process takes the event (or its charge's turn) meanwhile
       const now = clock();
-      await store.transaction((tx) => tx.events.claim(event.id, node, now.toISOString(), new Date(now.getTime() + chaos.delay_ms + leaseMs).toISOString()));
+      const until = new Date(now.getTime() + chaos.delay_ms + leaseMs).toISOString();
+      await store.transaction(async (tx) => {
+        for (const id of held) await tx.events.claim(id, node, now.toISOString(), until);
+      });
       if (!(await wait(chaos.delay_ms, abort.signal))) return;
       injected.push(`delay_ms=${chaos.delay_ms}`);
     }
@@ -161,7 +165,7 @@ export function createDispatcher(options: DispatcherOptions) {
     const chaos = chaosFor(company, claimed.invoice_id);
     const newer = chaos?.reorder ? await reordered(claimed) : undefined;
     try {
-      await attempt(company, newer ?? claimed, chaos, newer ? ['reorder'] : []);
+      await attempt(company, newer ?? claimed, chaos, newer ? ['reorder'] : [], newer ? [newer.id, claimed.id] : [claimed.id]);
     } finally {
       // the older event's turn comes next, now, not when its claim runs out
       if (newer) await store.transaction((tx) => tx.events.release(claimed.id, node));
