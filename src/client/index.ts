@@ -84,11 +84,14 @@ export function createClient(options: ClientOptions) {
     return call(request, 'Transaction', op.name);
   }
 
-  /** A POST without a charge in its path, with an Idempotency-Key: a retry cannot act twice (the clock moves once). */
-  async function sendKeyed<K extends SchemaName>(id: 'sandboxClockAdvance' | 'sandboxClockSet', body: unknown, schema: K) {
-    const op = OPERATIONS[id];
-    return call({ method: 'POST', path: op.path, body, headers: { 'Idempotency-Key': await newKey() }, retrySafe: true }, schema, op.name);
+  /**
+   * An operation with nothing in its path. Each is safe to send again: a read, a PUT or DELETE (each
+   * names its whole result), or a POST with its Idempotency-Key (the sandbox clock moves once).
+   */
+  function plain<K extends SchemaName>(id: keyof typeof OPERATIONS, schema: K, method: HttpRequest['method'] = 'GET', body?: unknown, headers?: Record<string, string>) {
+    return call({ method, path: OPERATIONS[id].path, body, headers, retrySafe: true }, schema, OPERATIONS[id].name);
   }
+  const keyed = async () => ({ 'Idempotency-Key': await newKey() });
 
   return {
     getInvoice,
@@ -99,10 +102,7 @@ export function createClient(options: ClientOptions) {
       const op = OPERATIONS.publicInvoice;
       return call({ method: 'GET', path: fillPath(op.path, { token_checkout: token }), retrySafe: true }, 'PublicInvoice', op.name);
     },
-    async webhookSecret() {
-      const op = OPERATIONS.webhookSecret;
-      return call({ method: 'GET', path: op.path, retrySafe: true }, 'WebhookSecret', op.name);
-    },
+    webhookSecret: () => plain('webhookSecret', 'WebhookSecret'),
     async listEvents(invoice: string | number) {
       const op = OPERATIONS.listEvents;
       return (await call({ method: 'GET', path: fillPath(op.path, { id: invoice }), retrySafe: true }, 'EventList', op.name)).data;
@@ -117,22 +117,15 @@ export function createClient(options: ClientOptions) {
       const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { event_id: id }), body: {}, headers, retrySafe: true };
       return call(request, 'WebhookEvent', op.name);
     },
-    clockShow: () => call({ method: 'GET', path: OPERATIONS.sandboxClock.path, retrySafe: true }, 'SandboxClock', OPERATIONS.sandboxClock.name),
-    clockAdvance: (seconds: number) => sendKeyed('sandboxClockAdvance', { seconds }, 'SandboxClock'),
-    clockSet: (now: string) => sendKeyed('sandboxClockSet', { now }, 'SandboxClock'),
-    // DELETE and PUT name their whole result: sending one twice does what sending it once does
-    clockReset: () => call({ method: 'DELETE', path: OPERATIONS.sandboxClockReset.path, retrySafe: true }, 'SandboxClock', OPERATIONS.sandboxClockReset.name),
-    chaosShow: () => call({ method: 'GET', path: OPERATIONS.sandboxChaos.path, retrySafe: true }, 'ChaosRule', OPERATIONS.sandboxChaos.name),
-    chaosSet: (rule: ChaosRequest) => call({ method: 'PUT', path: OPERATIONS.sandboxChaosSet.path, body: rule, retrySafe: true }, 'ChaosRule', OPERATIONS.sandboxChaosSet.name),
-    chaosClear: () => call({ method: 'DELETE', path: OPERATIONS.sandboxChaosClear.path, retrySafe: true }, 'ChaosRule', OPERATIONS.sandboxChaosClear.name),
-    async scenarios() {
-      const op = OPERATIONS.sandboxScenarios;
-      return (await call({ method: 'GET', path: op.path, retrySafe: true }, 'ScenarioList', op.name)).data;
-    },
-    async company() {
-      const op = OPERATIONS.companyInfos;
-      return call({ method: 'GET', path: op.path, retrySafe: true }, 'Enterprise', op.name);
-    },
+    clockShow: () => plain('sandboxClock', 'SandboxClock'),
+    clockAdvance: async (seconds: number) => plain('sandboxClockAdvance', 'SandboxClock', 'POST', { seconds }, await keyed()),
+    clockSet: async (now: string) => plain('sandboxClockSet', 'SandboxClock', 'POST', { now }, await keyed()),
+    clockReset: () => plain('sandboxClockReset', 'SandboxClock', 'DELETE'),
+    chaosShow: () => plain('sandboxChaos', 'ChaosRule'),
+    chaosSet: (rule: ChaosRequest) => plain('sandboxChaosSet', 'ChaosRule', 'PUT', rule),
+    chaosClear: () => plain('sandboxChaosClear', 'ChaosRule', 'DELETE'),
+    scenarios: async () => (await plain('sandboxScenarios', 'ScenarioList')).data,
+    company: () => plain('companyInfos', 'Enterprise'),
     /**
      * Always sends an Idempotency-Key (a new UUID unless given), which makes retries safe. `answer.replayed`
      * tells whether the server answered a create it had already made for the key (Idempotent-Replayed).

@@ -11,17 +11,17 @@ const FLAG_NAMES: Record<(typeof FAULT_FLAGS)[number], string> = {
   duplicate: '--duplicate', delay: '--delay', reorder: '--reorder', dropFirst: '--drop-first', badSignature: '--bad-signature', invoice: '--invoice',
 };
 
-/** The rule `set` sends: the flags given, the rest off (it replaces the whole rule). */
-export function ruleOf(flags: ChaosFlags): ChaosRequest {
+/** The rule `set` sends: the flags given; the server takes what is left out as off (a PUT replaces the whole rule). */
+function ruleOf(flags: ChaosFlags): ChaosRequest {
   const rule: ChaosRequest = {
-    duplicate: flags.duplicate ?? false,
-    delay_ms: flags.delay ?? 0,
-    reorder: flags.reorder ?? false,
-    drop_first: flags.dropFirst ?? 0,
-    bad_signature: flags.badSignature ?? false,
-    invoice_id: flags.invoice?.trim() || null,
+    duplicate: flags.duplicate,
+    delay_ms: flags.delay,
+    reorder: flags.reorder,
+    drop_first: flags.dropFirst,
+    bad_signature: flags.badSignature,
+    invoice_id: flags.invoice?.trim() || undefined,
   };
-  if (!rule.duplicate && !rule.delay_ms && !rule.reorder && !rule.drop_first && !rule.bad_signature) {
+  if (![rule.duplicate, rule.delay_ms, rule.reorder, rule.drop_first, rule.bad_signature].some(Boolean)) {
     throw usageError('sandbox chaos set needs at least one fault: --duplicate, --delay, --reorder, --drop-first or --bad-signature (clear turns them off)');
   }
   return rule;

@@ -92,7 +92,7 @@ export function createDispatcher(options: DispatcherOptions) {
     return {
       delivered,
       attempt: {
-        event_id: event.id, url: event.url, started_at: companyTime(company, started.toISOString()) ?? '', duration_ms: Math.round(performance.now() - t0),
+        event_id: event.id, url: event.url, started_at: companyTime(company, started.toISOString()), duration_ms: Math.round(performance.now() - t0),
         status_code: result.status ?? null, error: result.error ?? (delivered ? null : `HTTP ${result.status}: not a 2xx answer`),
         response_excerpt: result.excerpt ?? null, injected: injected.length > 0 ? injected : null,
       },
@@ -129,17 +129,17 @@ export function createDispatcher(options: DispatcherOptions) {
 
   /** `held`: the events whose claims this attempt keeps (the event, and the charge's head it was reordered before). */
   async function attempt(company: Company, event: PostbackEvent, chaos: ChaosSettings | null, injected: string[], held: number[]): Promise<void> {
-    const aggregate = await store.invoices.aggregate(company.id, String(event.invoice_id), monthOf(companyTime(company, clock().toISOString()) ?? ''));
-    if (!aggregate) throw new Error(`event ${event.public_id}: its charge is gone`);
-    const body = eventBody(company, aggregate, event);
     if (chaos && event.tries < chaos.drop_first) {
-      const at = companyTime(company, clock().toISOString()) ?? '';
+      // nothing is sent: no body to build
       const dropped: NewAttempt = {
-        event_id: event.id, url: event.url, started_at: at, duration_ms: 0, status_code: null,
+        event_id: event.id, url: event.url, started_at: companyTime(company, clock().toISOString()), duration_ms: 0, status_code: null,
         error: `dropped by sandbox chaos (drop_first ${chaos.drop_first}): not sent`, response_excerpt: null, injected: [...injected, `drop_first=${chaos.drop_first}`],
       };
       return settle(company, event, [dropped], false);
     }
+    const aggregate = await store.invoices.aggregate(company.id, String(event.invoice_id), monthOf(companyTime(company, clock().toISOString())));
+    if (!aggregate) throw new Error(`event ${event.public_id}: its charge is gone`);
+    const body = eventBody(company, aggregate, event);
     if (chaos && chaos.delay_ms > 0) {
       // the claims outlive the wait, so no other process takes the event (or its charge's turn) meanwhile
       const now = clock();

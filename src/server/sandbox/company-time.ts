@@ -36,6 +36,7 @@ export function companyContext(given: ServerContext, company: Pick<Company, 'clo
   };
 }
 
-/** An instant of the queue (real time) as the company's clock reads it. */
-export const companyTime = (company: Pick<Company, 'clock_offset_ms'>, iso: string | null): string | null =>
-  iso && (company.clock_offset_ms === 0 ? iso : shifted(iso, company.clock_offset_ms));
+/** An instant of the queue (real time) as the company's clock reads it (null stays null). */
+export function companyTime<T extends string | null>(company: Pick<Company, 'clock_offset_ms'>, iso: T): T {
+  return (iso === null || company.clock_offset_ms === 0 ? iso : shifted(iso, company.clock_offset_ms)) as T;
+}
