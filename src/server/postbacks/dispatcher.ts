@@ -33,6 +33,8 @@ export interface DispatcherOptions extends PostbackConfig {
 const IDLE_MS = 1000;
 const IDLE_HEARING_MS = 30_000;
 const MAX_DELAY_MS = 3_600_000;
+/** How soon to look again when something was due but could not be claimed. */
+const DUE_RECHECK_MS = 1000;
 
 /** Waits ms; false when stopped meanwhile. */
 async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -204,8 +206,10 @@ export function createDispatcher(options: DispatcherOptions) {
       }
       const next = await store.events.nextDueAt(now.toISOString());
       const wait = next === null ? idleMs : Date.parse(next) - now.getTime();
-      // Due but not launched means waiting on a charge in flight, whose end calls schedule(0).
-      schedule(wait <= 0 ? idleMs : Math.min(wait, idleMs));
+      // Due but not launched: a charge of ours in flight (its end calls schedule(0)), or one another process
+      // was claiming as we read (PostgreSQL: its claim not yet committed, and a claim sends no NOTIFY).
+      // Look again within a second, not after the idle wait: that claim's lease may run out unseen.
+      schedule(wait <= 0 ? Math.min(idleMs, DUE_RECHECK_MS) : Math.min(wait, idleMs));
     } catch (error) {
       logError(error);
       schedule(idleMs);
