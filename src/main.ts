@@ -2,7 +2,7 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { InputError } from './base/input-error.js';
 import { CliError, EXIT, usageError } from './cli/errors.js';
-import { ApiRequestError, NetworkError, UnexpectedResponseError } from './client/errors.js';
+import { ApiRequestError, NetworkError, RedirectError, UnexpectedResponseError } from './client/errors.js';
 import { packageVersion } from './version.js';
 
 function apiExitCode(status: number): number {
@@ -34,9 +34,12 @@ function exitCodeOf(error: unknown, complain: Complain): number {
     return EXIT.usage;
   }
   if (error instanceof ApiRequestError) {
-    const details = error.details.map((d) => `\n  ${d.path}: ${d.message}`).join('');
-    complain(`${error.message} (HTTP ${error.status} ${error.code})${details}`);
+    complain(error.describe());
     return apiExitCode(error.status);
+  }
+  if (error instanceof RedirectError) {
+    complain(error.message);
+    return EXIT.usage;
   }
   if (error instanceof NetworkError || error instanceof UnexpectedResponseError) {
     complain(error.message);

@@ -20,6 +20,8 @@ export interface Operation {
   auth: 'bearer' | 'none';
   /** only on `pinvoice serve`, for driving charges in tests; not part of the production API */
   sandbox?: boolean;
+  /** only on `pinvoice serve` (a pinvoice extension, not a sandbox control): what it is called when a gateway lacks it */
+  extension?: string;
   pathParams?: Record<string, string>;
   query?: Record<string, { description: string; required: boolean }>;
   body?: z.ZodType;
@@ -237,6 +239,7 @@ export const OPERATIONS = [
     summary: "The company's webhook secret, which signs every postback (header Pinvoice-Signature).",
     method: 'GET',
     path: '/api/v2/webhooks/secret',
+    extension: 'webhook secret endpoint',
     auth: 'bearer',
     response: WebhookSecret,
     writes: true,
@@ -248,6 +251,7 @@ export const OPERATIONS = [
     summary: 'Every postback event of the charge, oldest first, each with its delivery state and every attempt.',
     method: 'GET',
     path: '/api/v2/invoices/{id}/events',
+    extension: 'postback event history',
     auth: 'bearer',
     pathParams: ID_PARAM,
     response: EventList,
@@ -259,6 +263,7 @@ export const OPERATIONS = [
     summary: 'One postback event, with its delivery state and every attempt.',
     method: 'GET',
     path: '/api/v2/events/{event_id}',
+    extension: 'postback event history',
     auth: 'bearer',
     pathParams: { event_id: 'the `id` (evt_…) of the event' },
     response: WebhookEvent,
@@ -270,6 +275,7 @@ export const OPERATIONS = [
     summary: "Queues the event for delivery now, to the URL it was recorded with, with a fresh retry budget; answers the event. 409 invalid_state when the charge has no postback_url.",
     method: 'POST',
     path: '/api/v2/events/{event_id}/resend',
+    extension: 'postback event history',
     auth: 'bearer',
     pathParams: { event_id: 'the `id` (evt_…) of the event' },
     idempotent: true,

@@ -1,5 +1,6 @@
 // What every API command needs: the resolved profile, base URL and token (flag > environment > file),
 // an output channel, and the client.
+import { readTextFlag } from '../base/read-input.js';
 import type { Client, ClientOptions } from '../client/index.js';
 import { ApiRequestError } from '../client/errors.js';
 import { CliError, EXIT, usageError } from './errors.js';
@@ -11,6 +12,9 @@ import { safeOutput } from './render/safe-text.js';
 export interface CommonFlags {
   profile?: string;
   baseUrl?: string;
+  /** seconds a request may go unanswered (retries included) */
+  timeout?: number;
+  tokenFile?: string;
   debug?: boolean;
   color?: boolean;
   json?: boolean;
@@ -22,7 +26,7 @@ export interface Connection {
   baseUrl: string;
   token: string;
   /** where the token came from, for the message when the server rejects it */
-  tokenFrom: 'PINVOICE_TOKEN' | 'profile';
+  tokenFrom: 'PINVOICE_TOKEN' | '--token-file' | 'profile';
   config: ConfigView;
 }
 
@@ -38,9 +42,30 @@ export function checkHttpUrl(value: string, source: string): string {
   return value;
 }
 
-/** A base URL: paths are appended to it, so trailing slashes go. */
+/**
+ * A base URL: paths are appended to it, so trailing slashes go, and so does a trailing `/api/v2` (the
+ * operations' own prefix: a gateway's documentation often gives the base URL with it).
+ */
 export function checkBaseUrl(value: string, source: string): string {
-  return checkHttpUrl(value, source).replace(/\/+$/, '');
+  return checkHttpUrl(value.trim(), source).replace(/\/+$/, '').replace(/\/api\/v2$/i, '');
+}
+
+/** "https://gw.example:8443", or the text itself when it is not a URL. */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** Seconds a request may go unanswered: --timeout, else PINVOICE_TIMEOUT, else the client's default (20 s). */
+export function timeoutMsOf(flags: { timeout?: number | undefined }, env = process.env): number | undefined {
+  if (flags.timeout !== undefined) return flags.timeout * 1000;
+  const text = env.PINVOICE_TIMEOUT?.trim();
+  if (!text) return undefined;
+  if (!/^\d{1,5}$/.test(text) || Number(text) < 1) throw usageError(`PINVOICE_TIMEOUT "${text}" must be a whole number of seconds, at least 1`);
+  return Number(text) * 1000;
 }
 
 export function profileName(flags: CommonFlags, config: ConfigView, env = process.env): string {
@@ -64,26 +89,61 @@ function notLoggedIn(profile: string, hasProfile: boolean, config: ConfigView, c
   return new CliError(`not logged in (${hint}): run \`pinvoice login --profile ${profile}\` or set PINVOICE_TOKEN`, EXIT.auth);
 }
 
+async function tokenFromFile(path: string): Promise<string> {
+  const token = (await readTextFlag('--token-file', path)).trim();
+  if (!token || /\s/.test(token)) throw usageError(`--token-file ${path}: the token is empty or holds spaces`);
+  return token;
+}
+
+/**
+ * A profile's token belongs to the origin it was given for: a --base-url or PINVOICE_BASE_URL of another
+ * origin never receives it (it would hand one gateway's secret to another). A token given for this run
+ * (PINVOICE_TOKEN, --token-file) goes where the run says.
+ */
+function refuseForeignOrigin(flags: CommonFlags, profile: string, stored: string, baseUrl: string): void {
+  if (originOf(stored) === originOf(baseUrl)) return;
+  const source = flags.baseUrl ? '--base-url' : 'PINVOICE_BASE_URL';
+  throw usageError(
+    `profile "${profile}" holds a token for ${originOf(stored)}; pinvoice does not send it to ${originOf(baseUrl)} (${source}).\n` +
+      `  to use ${originOf(baseUrl)}, log in to it with a profile of its own: pinvoice login --profile <name> --base-url ${baseUrl}\n` +
+      `  or give its token for this run with PINVOICE_TOKEN or --token-file`,
+  );
+}
+
 export async function resolveConnection(flags: CommonFlags, env = process.env): Promise<Connection> {
   const config = await readConfig(env);
   const profile = profileName(flags, config, env);
   const stored = config.get(profile);
+  const fromFile = flags.tokenFile === undefined ? undefined : await tokenFromFile(flags.tokenFile);
   const fromEnv = env.PINVOICE_TOKEN || undefined;
-  const token = fromEnv ?? stored?.token;
+  const token = fromFile ?? fromEnv ?? stored?.token;
   if (!token) throw notLoggedIn(profile, stored !== undefined, config, Boolean(flags.profile ?? (env.PINVOICE_PROFILE || config.current())));
-  return { profile, baseUrl: baseUrlOf(flags, stored?.baseUrl, env), token, tokenFrom: fromEnv ? 'PINVOICE_TOKEN' : 'profile', config };
+  const tokenFrom = fromFile ? '--token-file' : fromEnv ? 'PINVOICE_TOKEN' : 'profile';
+  const baseUrl = baseUrlOf(flags, stored?.baseUrl, env);
+  if (tokenFrom === 'profile' && stored) refuseForeignOrigin(flags, profile, stored.baseUrl, baseUrl);
+  return { profile, baseUrl, token, tokenFrom, config };
 }
 
-/** A 401 says where the token came from and the command that replaces it (a server reset, a revoked token). */
+/**
+ * A 401 says where the token came from and the command that replaces it (a server reset, a revoked
+ * token); a 404 names what was looked up, where, and whose token asked (another company's charge is a 404).
+ */
 function explainRejection(error: unknown, { profile, baseUrl, tokenFrom }: Connection): unknown {
-  if (!(error instanceof ApiRequestError) || error.status !== 401) return error;
+  if (!(error instanceof ApiRequestError)) return error;
+  const whose = tokenFrom === 'profile' ? `profile "${profile}"` : `the token in ${tokenFrom}`;
+  if (error.status === 404 && error.lookedUp !== undefined) {
+    return new ApiRequestError(404, error.code, `no ${error.lookedUp} at ${baseUrl} for ${whose}: ${error.message}`, error.details, error.complete);
+  }
+  if (error.status !== 401) return error;
   const message = tokenFrom === 'PINVOICE_TOKEN'
     ? `${baseUrl} rejected the token in PINVOICE_TOKEN (${error.message}): set it to a valid token, or unset it to use profile "${profile}"`
-    : `${baseUrl} rejected the token of profile "${profile}" (${error.message}): log in again with \`pinvoice login --profile ${profile} --base-url ${baseUrl}\``;
+    : tokenFrom === '--token-file'
+      ? `${baseUrl} rejected the token in --token-file (${error.message})`
+      : `${baseUrl} rejected the token of profile "${profile}" (${error.message}): log in again with \`pinvoice login --profile ${profile} --base-url ${baseUrl}\``;
   return new CliError(message, EXIT.auth);
 }
 
-/** The client with every call's 401 explained, so that no command has to. */
+/** The client with every call's 401 and 404 explained, so that no command has to. */
 function withExplainedRejections(client: Client, connection: Connection): Client {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(client)) {
@@ -104,10 +164,11 @@ export function debugWriter(flags: { debug?: boolean }): ((line: string) => void
 }
 
 /** The client of the profile the flags choose; `options` adds to what that decides (a batch: 429s waited out, a keep-alive pool). */
-export async function connect(flags: CommonFlags, options: Pick<ClientOptions, 'waitOutRateLimit' | 'keepAlive'> = {}) {
+export async function connect(flags: CommonFlags, options: Pick<ClientOptions, 'waitOutRateLimit' | 'keepAlive' | 'timeoutMs'> = {}) {
   const [{ createClient }, { packageVersion }] = await Promise.all([import('../client/index.js'), import('../version.js')]);
   const connection = await resolveConnection(flags);
   const debug = debugWriter(flags);
-  const client = createClient({ ...options, baseUrl: connection.baseUrl, token: connection.token, debug, version: packageVersion() });
+  const timeoutMs = options.timeoutMs ?? timeoutMsOf(flags);
+  const client = createClient({ ...options, timeoutMs, baseUrl: connection.baseUrl, token: connection.token, debug, version: packageVersion() });
   return { client: withExplainedRejections(client, connection), connection };
 }

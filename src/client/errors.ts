@@ -3,18 +3,43 @@ import type { ErrorDetail } from '../api/schemas.js';
 
 /** The server answered with an error status. */
 export class ApiRequestError extends Error {
+  /** what a 404 was the answer to ('charge "4242"'), for a message naming it */
+  lookedUp?: string;
+
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly details: ErrorDetail[] = [],
+    /** the message already says the status and where from ("HTTP 502 Bad Gateway from https://…"): nothing to add */
+    readonly complete = false,
+  ) {
+    super(message);
+  }
+
+  /** The message, its status and code, and every field at fault on a line of its own. */
+  describe(): string {
+    const suffix = this.complete ? '' : this.code === `http_${this.status}` ? ` (HTTP ${this.status})` : ` (HTTP ${this.status} ${this.code})`;
+    return `${this.message}${suffix}${this.details.map((d) => `\n  ${d.path}: ${d.message}`).join('')}`;
+  }
+}
+
+/** The server could not be reached, or did not answer in time, or its certificate could not be trusted. */
+export class NetworkError extends Error {
+  constructor(
+    message: string,
+    /** whether trying again may help (not for a certificate, which the next attempt meets again) */
+    readonly retryable = true,
   ) {
     super(message);
   }
 }
 
-/** The server could not be reached, or did not answer in time. */
-export class NetworkError extends Error {}
+/**
+ * The server answered with a redirect, which pinvoice does not follow: the token would go with it.
+ * The message names where it points and the --base-url to use.
+ */
+export class RedirectError extends Error {}
 
-/** The server answered 2xx with a body that does not fit the API. */
+/** The server answered 2xx with something that is not JSON (a page, a fragment): there is no record to read. */
 export class UnexpectedResponseError extends Error {}

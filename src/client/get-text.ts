@@ -5,7 +5,7 @@
 // node:http. fetch loads undici (about 25 ms), and its process lives on about 70 ms after the answer.
 // Each request through fetch also costs about 2.5 times the CPU: `invoice create --batch` sent 1,370
 // creates/s through ofetch, 3,000 to 3,700/s over node:http on a keep-alive pool.
-// An answer that fetch would treat differently (a redirect to follow, a compressed body), or a request
+// An answer that fetch would treat differently (a compressed body), or a request
 // it would build differently (credentials in the URL, a header node:http refuses), is not handled here:
 // the caller asks ofetch instead. (fetch also refuses the Fetch standard's "bad ports", such as 6000;
 // node:http does not, so reads reach a server there, as src/base/post-json.ts's postbacks do.)
@@ -19,6 +19,8 @@ export interface TextResponse {
   retryAfter: string | null;
   /** Idempotent-Replayed: true, the answer to a create the server had already made */
   replayed?: boolean;
+  /** a redirect's Location (never followed: http.ts reports it) */
+  location?: string | undefined;
 }
 
 export interface TextRequest {
@@ -37,8 +39,6 @@ function pool(protocol: string, client: typeof http | typeof https): http.Agent 
   pools.set(protocol, agent);
   return agent;
 }
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** As ofetch's timeout: an answer's head must arrive in time; the body may take longer. */
 function timeoutError(): Error {
@@ -63,7 +63,7 @@ export async function requestText(url: string, { method, headers, body, timeoutM
         clearTimeout(timer);
         const encoding = response.headers['content-encoding'];
         const status = response.statusCode ?? 0;
-        if ((REDIRECTS.has(status) && response.headers.location) || (encoding && encoding !== 'identity')) {
+        if (encoding && encoding !== 'identity') {
           response.destroy();
           return resolve(undefined);
         }
@@ -75,7 +75,7 @@ export async function requestText(url: string, { method, headers, body, timeoutM
           // as fetch's text(): UTF-8, a byte-order mark dropped, anything invalid shown as U+FFFD
           const text = new TextDecoder().decode(Buffer.concat(chunks));
           const replayed = response.headers['idempotent-replayed'] === 'true';
-          resolve({ status, statusText: response.statusMessage ?? '', text, retryAfter: retryAfter ?? null, replayed });
+          resolve({ status, statusText: response.statusMessage ?? '', text, retryAfter: retryAfter ?? null, replayed, location: response.headers.location });
         });
       });
     } catch {

@@ -1,13 +1,15 @@
-// One HTTP exchange with timeouts, retries where they cannot duplicate a charge, and debug output.
+// One HTTP exchange with a deadline, retries where they cannot duplicate a charge, and debug output.
 // Reads go over node:http (get-text.ts says why), writes through ofetch, loaded only for them; a
-// batch's writes go over node:http too, on one keep-alive pool (keepAlive).
+// batch's writes go over node:http too, on one keep-alive pool (keepAlive). Redirects are never
+// followed (the token would go with the request, maybe to another origin): they are reported.
 import { maskToken, redactCard, redactSecretsInText } from '../domain/secrets.js';
-import { NetworkError } from './errors.js';
+import { NetworkError, RedirectError } from './errors.js';
 import { requestText, type TextResponse } from './get-text.js';
 
 export interface HttpOptions {
   baseUrl: string;
   token?: string;
+  /** the whole exchange, retries and waits included, gives up after this long */
   timeoutMs: number;
   /** retries after the first attempt, for retryable failures only */
   retries: number;
@@ -34,6 +36,7 @@ export interface HttpRequest {
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_DELAY_MS = 10_000;
 const DEBUG_BODY_LIMIT = 4000;
 
@@ -64,20 +67,73 @@ function rootCause(error: unknown): { code?: string; names: string[]; message?: 
   return { names, message };
 }
 
-function describeNetworkError(error: unknown, url: string, timeoutMs: number): string {
+/** How to trust a private certificate authority, for the errors where that is the fix. */
+const TRUST_HINT = 'if the server uses a private certificate authority, trust it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem';
+
+/** What a TLS failure means, by the code Node gives it; undefined for any other error. */
+function describeTls(code: string | undefined, message: string | undefined, origin: string): string | undefined {
+  switch (code) {
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+      return `cannot trust ${origin}: its certificate is self-signed; ${TRUST_HINT}`;
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return `cannot trust ${origin}: its certificate is signed by a certificate authority this machine does not trust; ${TRUST_HINT}`;
+    case 'CERT_HAS_EXPIRED':
+      return `cannot trust ${origin}: its certificate has expired (the server must renew it)`;
+    case 'CERT_NOT_YET_VALID':
+      return `cannot trust ${origin}: its certificate is not valid yet (is this machine's clock right?)`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID': {
+      const names = /altnames: (.*)$/.exec(message ?? '')?.[1];
+      return `cannot trust ${origin}: its certificate is for another host${names ? ` (${names})` : ''}; use the host name the certificate names in --base-url`;
+    }
+    case 'EPROTO':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      return `cannot talk TLS with ${origin} (is it an http:// server given as https://?)`;
+    default:
+      return undefined;
+  }
+}
+
+function networkError(error: unknown, url: string, timeoutMs: number): NetworkError {
   const origin = new URL(url).origin;
   const { code, names, message } = rootCause(error);
-  if (names.includes('TimeoutError') || names.includes('AbortError')) return `no answer from ${origin} within ${timeoutMs / 1000} s`;
-  if (code === 'ECONNREFUSED') return `cannot connect to ${origin} (connection refused; is the server running?)`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${origin}`;
+  if (names.includes('TimeoutError') || names.includes('AbortError')) return new NetworkError(`no answer from ${origin} within ${timeoutMs / 1000} s (--timeout, PINVOICE_TIMEOUT)`);
+  if (code === 'ECONNREFUSED') return new NetworkError(`cannot connect to ${origin} (connection refused; is the server running?)`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new NetworkError(`cannot resolve the host of ${origin}`);
   // node:http's ECONNRESET; fetch's SocketError (UND_ERR_SOCKET, "other side closed"), which holds no system code
-  if (code === 'ECONNRESET' || names.includes('SocketError')) return `the connection to ${origin} was closed before an answer`;
-  return `cannot reach ${origin} (${code ?? message ?? 'network error'})`;
+  if (code === 'ECONNRESET' || names.includes('SocketError')) return new NetworkError(`the connection to ${origin} was closed before an answer`);
+  const tls = describeTls(code, message, origin);
+  // a certificate is the same on the next attempt: not retried
+  return tls === undefined ? new NetworkError(`cannot reach ${origin} (${code ?? message ?? 'network error'})`) : new NetworkError(tls, false);
+}
+
+/**
+ * A redirect, reported: where it points, and the base URL that would have been asked directly (the
+ * redirect's target with the request's own path taken off, when it ends with it).
+ */
+export function redirectMessage(url: string, status: number, location: string, baseUrl: string): string {
+  const from = new URL(url);
+  let target: URL;
+  try {
+    target = new URL(location, url);
+  } catch {
+    return `${from.origin} answered HTTP ${status} with a redirect to "${location}", which is not a URL; pinvoice does not follow redirects`;
+  }
+  const below = from.pathname.slice(new URL(baseUrl).pathname.replace(/\/+$/, '').length);
+  const base = (below !== '' && target.pathname.endsWith(below) ? `${target.origin}${target.pathname.slice(0, -below.length)}` : target.origin).replace(/\/+$/, '');
+  const said = `${from.origin} answered HTTP ${status}, redirecting to ${target.origin}${target.pathname}; pinvoice does not follow redirects (the token would go with the request)`;
+  // a redirect within the base URL itself (a trailing slash added): no other base URL would help
+  return base === baseUrl.replace(/\/+$/, '') ? `${said}; the gateway moved this operation, which pinvoice cannot follow` : `${said}: use --base-url ${base} instead`;
 }
 
 export interface HttpResponse {
   status: number;
+  statusText: string;
   text: string;
+  /** where the request went (for messages naming the origin) */
+  url: string;
   /** the server answered a create it had already made (Idempotent-Replayed: true) */
   replayed?: boolean;
 }
@@ -96,38 +152,43 @@ export function createHttp(options: HttpOptions) {
     if (request.body !== undefined) debug(`> ${JSON.stringify(redactCard(request.body)).slice(0, DEBUG_BODY_LIMIT)}`);
   }
 
-  async function exchange(request: HttpRequest, url: string, headers: Record<string, string>): Promise<TextResponse> {
+  async function exchange(request: HttpRequest, url: string, headers: Record<string, string>, timeoutMs: number): Promise<TextResponse> {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     // (a write given back to ofetch after node:http, for an answer it handles, is sent again: only a retry-safe one may be)
     const direct = request.method === 'GET' || (options.keepAlive === true && request.retrySafe);
-    const read = direct ? await requestText(url, { method: request.method, headers, body, timeoutMs: options.timeoutMs, keepAlive: options.keepAlive }) : undefined;
+    const read = direct ? await requestText(url, { method: request.method, headers, body, timeoutMs, keepAlive: options.keepAlive }) : undefined;
     if (read) return read;
     const { ofetch } = await import('ofetch');
     const response = await ofetch.raw<string, 'text'>(url, {
       method: request.method,
       body,
       headers,
-      timeout: options.timeoutMs,
+      timeout: timeoutMs,
       retry: 0,
+      redirect: 'manual',
       ignoreResponseError: true,
       responseType: 'text',
     });
     const replayed = response.headers.get('idempotent-replayed') === 'true';
-    return { status: response.status, statusText: response.statusText, text: response._data ?? '', retryAfter: response.headers.get('retry-after'), replayed };
+    const { status, statusText, headers: answer } = response;
+    return { status, statusText, text: response._data ?? '', retryAfter: answer.get('retry-after'), replayed, location: answer.get('location') ?? undefined };
   }
 
-  async function once(request: HttpRequest, url: string, headers: Record<string, string>): Promise<HttpResponse & { retryAfter: string | null }> {
+  async function once(request: HttpRequest, url: string, headers: Record<string, string>, timeoutMs: number): Promise<HttpResponse & { retryAfter: string | null }> {
     const started = Date.now();
+    let answer: TextResponse;
     try {
-      const { status, statusText, text, retryAfter, replayed } = await exchange(request, url, headers);
-      debug?.(`< ${status} ${statusText} (${Date.now() - started} ms)`);
-      if (text) debug?.(`< ${redactSecretsInText(text.slice(0, DEBUG_BODY_LIMIT))}${text.length > DEBUG_BODY_LIMIT ? '…' : ''}`);
-      return { status, text, retryAfter, replayed };
+      answer = await exchange(request, url, headers, timeoutMs);
     } catch (error) {
-      const message = describeNetworkError(error, url, options.timeoutMs);
-      debug?.(`< network error after ${Date.now() - started} ms: ${message}`);
-      throw new NetworkError(message);
+      const failure = networkError(error, url, options.timeoutMs);
+      debug?.(`< network error after ${Date.now() - started} ms: ${failure.message}`);
+      throw failure;
     }
+    const { status, statusText, text, retryAfter, replayed, location } = answer;
+    debug?.(`< ${status} ${statusText} (${Date.now() - started} ms)`);
+    if (text) debug?.(`< ${redactSecretsInText(text.slice(0, DEBUG_BODY_LIMIT))}${text.length > DEBUG_BODY_LIMIT ? '…' : ''}`);
+    if (REDIRECTS.has(status)) throw new RedirectError(redirectMessage(url, status, location ?? '', options.baseUrl));
+    return { status, statusText, text, url, retryAfter, replayed };
   }
 
   return async function send(request: HttpRequest): Promise<HttpResponse> {
@@ -138,25 +199,33 @@ export function createHttp(options: HttpOptions) {
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     logRequest(request, url, headers);
+    // One budget for the whole exchange: a silent server costs --timeout, not that for each retry.
+    let deadline = Date.now() + options.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       const canRetry = request.retrySafe && attempt < options.retries;
       let result;
       try {
-        result = await once(request, url, headers);
+        result = await once(request, url, headers, Math.max(deadline - Date.now(), 1));
       } catch (error) {
-        if (!canRetry) throw error;
-        await sleep(backoffMs(attempt));
+        const wait = backoffMs(attempt);
+        if (!canRetry || !(error instanceof NetworkError) || !error.retryable || Date.now() + wait >= deadline) throw error;
+        await sleep(wait);
         continue;
       }
       if (result.status === 429 && request.retrySafe && options.waitOutRateLimit) {
         const wait = retryAfterMs(result.retryAfter) ?? backoffMs(0);
         debug?.(`  rate limited: retrying in ${wait} ms`);
         await options.waitOutRateLimit(wait);
-        attempt--; // a 429 waited out is not a failure: the budget is for the others
+        deadline += wait; // a 429 waited out is not a failure: neither the budget nor the time is spent on it
+        attempt--;
         continue;
       }
       if (!canRetry || !RETRY_STATUSES.has(result.status)) return result;
       const wait = retryAfterMs(result.retryAfter) ?? backoffMs(attempt);
+      if (Date.now() + wait >= deadline) {
+        debug?.(`  not retrying: the wait (${wait} ms) goes past --timeout`);
+        return result;
+      }
       debug?.(`  retrying in ${wait} ms (attempt ${attempt + 2} of ${options.retries + 1})`);
       await sleep(wait);
     }

@@ -1,14 +1,21 @@
-// createClient: the API's operations over HTTP, every answer read with the shared schemas: without
-// zod when it fits a schema generated as a shape (read-shape.ts), else with zod, loaded only then
-// (parse.ts), as are the readers of error answers.
+// createClient: the API's operations over HTTP. Answers are read tolerantly (src/client/read): the
+// client takes what it knows from wherever a gateway puts it and keeps the answer as received (`raw`,
+// what --json prints), so that no field, status or shape it did not foresee makes it refuse a record.
+// What it sends is checked strictly, by the callers, with the shared schemas.
 import type { ChaosRequest } from '../api/sandbox.js';
 import type { CreateInvoiceRequest, RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import type { SandboxAction } from '../domain/status.js';
-import { UnexpectedResponseError } from './errors.js';
-import { readShape } from './read-shape.js';
+import { ApiRequestError, UnexpectedResponseError } from './errors.js';
 import { createHttp, type HttpOptions, type HttpRequest } from './http.js';
-import type { Parsed, SchemaName } from './parse.js';
-import { OPERATIONS, SHAPES } from './shapes.js';
+import { OPERATIONS, type OperationId } from './operations.js';
+import { readCompany } from './read/company.js';
+import { toApiError } from './read/error-body.js';
+import { readChaos, readClock, readEvent, readEvents, readScenarios, readWebhookSecret } from './read/serve-answers.js';
+import { isWholeRecord, readTransaction, type TransactionView } from './read/transaction.js';
+import { isRecord, unwrapData } from './read/values.js';
+
+/** A request with no answer gives up after this long, retries and waits included (PINVOICE_TIMEOUT, --timeout). */
+export const DEFAULT_TIMEOUT_MS = 20_000;
 
 export interface ClientOptions {
   baseUrl: string;
@@ -23,21 +30,17 @@ export interface ClientOptions {
   keepAlive?: boolean;
 }
 
-function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UnexpectedResponseError(`unexpected response to ${what}: the body is not JSON (${text.slice(0, 80) || 'empty'})`);
-  }
+/** What a create answered: the answer as received, its `data` (or itself), and the charge read from that. */
+export interface Created {
+  raw: unknown;
+  data: unknown;
+  view: TransactionView;
+  /** the answer holds the charge's whole record, not only its id and pix code */
+  whole: boolean;
 }
 
-/** The value as its schema's parse returns it; what does not fit is zod's to parse, or to name. */
-async function fit<K extends SchemaName>(name: K, value: unknown, what: string): Promise<Parsed<K>> {
-  const shape = SHAPES[name];
-  const read = shape === undefined ? undefined : readShape(shape, value);
-  if (read !== undefined) return read as Parsed<K>;
-  return (await import('./parse.js')).fit(name, value, what);
-}
+/** A list's answer as the CLI prints it with --json: `{data: [...]}`'s list as sent, or anything else as it came. */
+const unwrapList = (answer: unknown) => (isRecord(answer) && Array.isArray(answer.data) ? answer.data : answer);
 
 /** A new Idempotency-Key. node:crypto takes about 3 ms to load, so only the writes that need one load it. */
 const newKey = async () => (await import('node:crypto')).randomUUID();
@@ -46,11 +49,23 @@ const newKey = async () => (await import('node:crypto')).randomUUID();
 const fillPath = (path: string, params: Record<string, string | number>) =>
   path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
 
+/**
+ * A 404 or 405 to an operation only `pinvoice serve` has, from a gateway that has no such route (not our
+ * server's "no such charge" for a route it has), said as what it is.
+ */
+function missingExtension(error: ApiRequestError, id: OperationId, baseUrl: string): ApiRequestError {
+  const extension = (OPERATIONS[id] as { extension?: string }).extension;
+  const routeMissing = error.status === 405 || (error.status === 404 && (error.code !== 'not_found' || error.message.startsWith('No operation ')));
+  if (extension === undefined || !routeMissing) return error;
+  const message = `this gateway (${new URL(baseUrl).origin}) has no ${extension}: that is a \`pinvoice serve\` extension (the gateway answered HTTP ${error.status})`;
+  return new ApiRequestError(error.status, error.code, message, [], true);
+}
+
 export function createClient(options: ClientOptions) {
   const httpOptions: HttpOptions = {
     baseUrl: options.baseUrl,
     token: options.token,
-    timeoutMs: options.timeoutMs ?? 15_000,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retries: options.retries ?? 2,
     debug: options.debug,
     sleep: options.sleep,
@@ -60,86 +75,90 @@ export function createClient(options: ClientOptions) {
   };
   const send = createHttp(httpOptions);
 
-  async function fetchJson(request: HttpRequest, what: string, answer?: { replayed?: boolean }): Promise<unknown> {
-    const { status, text, replayed } = await send(request);
-    if (status < 200 || status > 299) throw (await import('./parse.js')).toApiError(status, text);
+  /** The answer's JSON value, as sent (an empty body is no value); an error status is an ApiRequestError. */
+  async function call(id: OperationId, request: Omit<HttpRequest, 'path'>, params: Record<string, string | number> = {}, answer?: { replayed?: boolean }): Promise<unknown> {
+    const { status, statusText, text, url, replayed } = await send({ ...request, path: fillPath(OPERATIONS[id].path, params) });
+    if (status < 200 || status > 299) {
+      const error = toApiError(status, statusText, text, url);
+      const missing = missingExtension(error, id, options.baseUrl);
+      if (missing === error && status === 404 && params.id !== undefined) error.lookedUp = `charge ${JSON.stringify(String(params.id))}`;
+      throw missing;
+    }
     if (answer) answer.replayed = replayed === true;
-    return parseJson(text, what);
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      // never the body itself: it is a page or a fragment of one, not something to print
+      throw new UnexpectedResponseError(`${new URL(url).origin} answered ${OPERATIONS[id].name} with HTTP ${status} ${statusText}, but not with JSON`);
+    }
   }
 
-  async function call<K extends SchemaName>(request: HttpRequest, schema: K, what: string): Promise<Parsed<K>> {
-    return fit(schema, await fetchJson(request, what), what);
-  }
+  const read = (id: OperationId, params?: Record<string, string | number>) => call(id, { method: 'GET', retrySafe: true }, params);
 
-  async function getInvoice(id: string | number) {
-    const op = OPERATIONS.getTransaction;
-    return call({ method: 'GET', path: fillPath(op.path, { id }), retrySafe: true }, 'Transaction', op.name);
-  }
-
-  /** POSTs on one charge; each carries an Idempotency-Key, so a retry cannot act twice. */
-  async function postOnInvoice(id: 'createRefund' | 'activate3ds' | `sandbox_${SandboxAction}`, invoice: string | number, body: unknown, key?: string) {
-    const op = OPERATIONS[id];
+  /** A POST carrying an Idempotency-Key (a new UUID unless given), so a retry cannot act twice. */
+  async function write(id: OperationId, body: unknown, key?: string, params?: Record<string, string | number>, answer?: { replayed?: boolean }) {
     const headers = { 'Idempotency-Key': key ?? (await newKey()) };
-    const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { id: invoice }), body, headers, retrySafe: true };
-    return call(request, 'Transaction', op.name);
+    return call(id, { method: 'POST', body, headers, retrySafe: true }, params, answer);
+  }
+
+  const getInvoice = async (ref: string | number) => readTransaction(await read('getTransaction', { id: ref }));
+
+  /**
+   * An action on one charge answers the charge (`data ?? answer`); an answer that is not its whole
+   * record (a gateway's `{status}`, or nothing) is followed by a lookup, so the record is always shown.
+   */
+  async function actOn(id: 'createRefund' | 'activate3ds' | `sandbox_${SandboxAction}`, ref: string | number, body: unknown, key?: string): Promise<TransactionView> {
+    const data = unwrapData(await write(id, body, key, { id: ref }));
+    return isWholeRecord(data) ? readTransaction(data) : getInvoice(ref);
   }
 
   /**
    * An operation with nothing in its path. Each is safe to send again: a read, a PUT or DELETE (each
    * names its whole result), or a POST with its Idempotency-Key (the sandbox clock moves once).
    */
-  function plain<K extends SchemaName>(id: keyof typeof OPERATIONS, schema: K, method: HttpRequest['method'] = 'GET', body?: unknown, headers?: Record<string, string>) {
-    return call({ method, path: OPERATIONS[id].path, body, headers, retrySafe: true }, schema, OPERATIONS[id].name);
-  }
-  const keyed = async () => ({ 'Idempotency-Key': await newKey() });
+  const plain = async (id: OperationId, method: HttpRequest['method'] = 'GET', body?: unknown) =>
+    call(id, { method, body, retrySafe: true, ...(method === 'POST' && { headers: { 'Idempotency-Key': await newKey() } }) });
 
   return {
     getInvoice,
-    refund: (invoice: string | number, body: RefundRequest, key?: string) => postOnInvoice('createRefund', invoice, body, key),
-    complete3ds: (invoice: string | number, values: ThreeDSRequest, key?: string) => postOnInvoice('activate3ds', invoice, values, key),
-    sandbox: (invoice: string | number, action: SandboxAction) => postOnInvoice(`sandbox_${action}`, invoice, {}),
-    async publicInvoice(token: string) {
-      const op = OPERATIONS.publicInvoice;
-      return call({ method: 'GET', path: fillPath(op.path, { token_checkout: token }), retrySafe: true }, 'PublicInvoice', op.name);
+    refund: (ref: string | number, body: RefundRequest, key?: string) => actOn('createRefund', ref, body, key),
+    complete3ds: (ref: string | number, values: ThreeDSRequest, key?: string) => actOn('activate3ds', ref, values, key),
+    sandbox: (ref: string | number, action: SandboxAction) => actOn(`sandbox_${action}`, ref, {}),
+    company: async () => readCompany(await plain('companyInfos')),
+    async webhookSecret() {
+      const raw = await plain('webhookSecret');
+      const secret = readWebhookSecret(raw);
+      if (secret === undefined) throw new UnexpectedResponseError(`${new URL(options.baseUrl).origin} answered Webhook secret without a webhook_secret`);
+      return { raw, secret };
     },
-    webhookSecret: () => plain('webhookSecret', 'WebhookSecret'),
-    async listEvents(invoice: string | number) {
-      const op = OPERATIONS.listEvents;
-      return (await call({ method: 'GET', path: fillPath(op.path, { id: invoice }), retrySafe: true }, 'EventList', op.name)).data;
+    /** The events, and the list as sent (the answer's `data`, or the answer when it is a bare list). */
+    async listEvents(ref: string | number) {
+      const answer = await read('listEvents', { id: ref });
+      return { raw: unwrapList(answer), events: readEvents(answer) };
     },
-    async getEvent(id: string) {
-      const op = OPERATIONS.getEvent;
-      return call({ method: 'GET', path: fillPath(op.path, { event_id: id }), retrySafe: true }, 'WebhookEvent', op.name);
+    resendEvent: async (id: string, key?: string) => readEvent(unwrapData(await write('resendEvent', {}, key, { event_id: id }))),
+    clockShow: async () => readClock(await plain('sandboxClock')),
+    clockAdvance: async (seconds: number) => readClock(await plain('sandboxClockAdvance', 'POST', { seconds })),
+    clockSet: async (now: string) => readClock(await plain('sandboxClockSet', 'POST', { now })),
+    clockReset: async () => readClock(await plain('sandboxClockReset', 'DELETE')),
+    chaosShow: async () => readChaos(await plain('sandboxChaos')),
+    chaosSet: async (rule: ChaosRequest) => readChaos(await plain('sandboxChaosSet', 'PUT', rule)),
+    chaosClear: async () => readChaos(await plain('sandboxChaosClear', 'DELETE')),
+    async scenarios() {
+      const answer = await plain('sandboxScenarios');
+      return { raw: unwrapList(answer), list: readScenarios(answer) };
     },
-    async resendEvent(id: string, key?: string) {
-      const op = OPERATIONS.resendEvent;
-      const headers = { 'Idempotency-Key': key ?? (await newKey()) };
-      const request: HttpRequest = { method: 'POST', path: fillPath(op.path, { event_id: id }), body: {}, headers, retrySafe: true };
-      return call(request, 'WebhookEvent', op.name);
-    },
-    clockShow: () => plain('sandboxClock', 'SandboxClock'),
-    clockAdvance: async (seconds: number) => plain('sandboxClockAdvance', 'SandboxClock', 'POST', { seconds }, await keyed()),
-    clockSet: async (now: string) => plain('sandboxClockSet', 'SandboxClock', 'POST', { now }, await keyed()),
-    clockReset: () => plain('sandboxClockReset', 'SandboxClock', 'DELETE'),
-    chaosShow: () => plain('sandboxChaos', 'ChaosRule'),
-    chaosSet: (rule: ChaosRequest) => plain('sandboxChaosSet', 'ChaosRule', 'PUT', rule),
-    chaosClear: () => plain('sandboxChaosClear', 'ChaosRule', 'DELETE'),
-    scenarios: async () => (await plain('sandboxScenarios', 'ScenarioList')).data,
-    company: () => plain('companyInfos', 'Enterprise'),
     /**
-     * Always sends an Idempotency-Key (a new UUID unless given), which makes retries safe. `answer.replayed`
-     * tells whether the server answered a create it had already made for the key (Idempotent-Replayed).
+     * The create's answer, read: production answers `{data: {invoice_id, qr_code_pix, status}}` and
+     * maybe nothing more (`whole` is then false; `invoice create` looks the charge up, a batch does not
+     * need to). `answer.replayed` tells whether the server answered a create it had already made for the
+     * key (Idempotent-Replayed).
      */
-    async createInvoice(body: CreateInvoiceRequest, idempotencyKey?: string, answer?: { replayed?: boolean }) {
-      const op = OPERATIONS.createInvoice;
-      const headers = { 'Idempotency-Key': idempotencyKey ?? (await newKey()) };
-      const request: HttpRequest = { method: 'POST', path: op.path, body, headers, retrySafe: true };
-      const { data } = await fit('CreatedEnvelope', await fetchJson(request, op.name, answer), op.name);
-      // The record itself, as `invoice get` answers it (invoice_id and qr_code_pix are dropped: they
-      // repeat secureId and pix.qrCode). An answer naming only the charge is looked up.
-      const named = data.invoice_id ?? data.id;
-      if (!('secureId' in data) && (typeof named === 'string' || typeof named === 'number')) return getInvoice(named);
-      return fit('Transaction', data, op.name);
+    async createInvoice(body: CreateInvoiceRequest, idempotencyKey?: string, answer?: { replayed?: boolean }): Promise<Created> {
+      const raw = await write('createInvoice', body, idempotencyKey, undefined, answer);
+      const data = unwrapData(raw);
+      return { raw, data, view: readTransaction(data), whole: isWholeRecord(data) };
     },
   };
 }

@@ -1,6 +1,6 @@
 // What the command groups share when they declare their commands: option parsers, the connection
 // options, help examples, and the type of a command's flags. Only commander is loaded here.
-import { InvalidArgumentError, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 
 /**
  * The flags a command declares, inferred from its options (extra-typings), never written twice:
@@ -47,7 +47,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
-/** The options every command that talks to the API takes (see withConnection, which adds --json). */
+/** The options every command that talks to the API takes (see withConnection, which adds --json and the request's own). */
 export function connectionOptions<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
   return command
     .option('--profile <name>', 'profile to use (default: $PINVOICE_PROFILE, else the current profile)')
@@ -56,7 +56,22 @@ export function connectionOptions<Args extends unknown[], Opts extends OptionVal
     .option('--no-color', 'no colour (also NO_COLOR=1, or when stdout is not a terminal)');
 }
 
-/** The connection options and --json: what a command that shows a resource takes. */
+/** The connection options and --json: what a command that shows a resource takes (login: its own --token-file). */
 export function withConnection<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
   return connectionOptions(command).option('--json', 'print JSON for scripts instead of tables');
+}
+
+/** --timeout for a request's answer, for commands whose own --timeout means nothing else. */
+export function requestTimeout<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
+  return command.addOption(new Option('--timeout <seconds>', 'give up on a request with no answer after this long, retries included (default: $PINVOICE_TIMEOUT, else 20)').argParser(positiveSeconds));
+}
+
+/** withConnection, --timeout and --token-file: a command that talks to the API with a profile's token or one given for the run. */
+export function apiCommand<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
+  return requestTimeout(withTokenFile(withConnection(command)));
+}
+
+/** --token-file: a token for this run, sent wherever the run points (unlike a profile's, kept to its origin). */
+export function withTokenFile<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
+  return command.option('--token-file <path>', 'read the token from this file for this run instead of the profile (also PINVOICE_TOKEN)');
 }

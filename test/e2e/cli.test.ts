@@ -99,7 +99,11 @@ describe('login and profiles', () => {
   it('flag > environment > file: PINVOICE_TOKEN, PINVOICE_BASE_URL, PINVOICE_PROFILE, --base-url', async () => {
     const badUrl = `http://127.0.0.1:${await closedPort()}`;
     expect((await cli(['whoami'], { env: { PINVOICE_TOKEN: 'pinv_test_wrong_token_value' } })).code).toBe(3);
-    expect((await cli(['whoami'], { env: { PINVOICE_BASE_URL: badUrl } })).code).toBe(5);
+    // a profile's token is never sent to another origin; a token given for the run goes where the run says
+    const elsewhere = await cli(['whoami'], { env: { PINVOICE_BASE_URL: badUrl } });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain(`holds a token for ${server.url}; pinvoice does not send it to ${badUrl} (PINVOICE_BASE_URL)`);
+    expect((await cli(['whoami'], { env: { PINVOICE_BASE_URL: badUrl, PINVOICE_TOKEN: TOKEN } })).code).toBe(5);
     expect((await cli(['whoami', '--base-url', server.url], { env: { PINVOICE_BASE_URL: badUrl } })).code).toBe(0);
     expect((await cli(['whoami'], { env: { PINVOICE_PROFILE: 'nosuch' } })).code).toBe(3);
     expect((await cli(['whoami', '--profile', 'local'], { env: { PINVOICE_PROFILE: 'nosuch' } })).code).toBe(0);
@@ -188,11 +192,12 @@ describe('invoice get', () => {
     created = json((await cli(['invoice', 'create', '--file', charge, '--json'])).stdout);
   });
 
-  it('--json prints the record exactly as the API returned it; create --json printed the same record', async () => {
+  it('--json prints the record exactly as the API returned it; create --json printed the create answer\'s data as sent', async () => {
     const result = await cli(['invoice', 'get', String(created.id), '--json']);
-    const direct = await (await fetch(`${server.url}/api/v2/invoices/${created.id}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+    const direct: any = await (await fetch(`${server.url}/api/v2/invoices/${created.id}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
     expect(json(result.stdout)).toEqual(direct);
-    expect(created).toEqual(direct);
+    // the create answer's data: the record, plus invoice_id and qr_code_pix, which integrations read
+    expect(created).toEqual({ ...direct, invoice_id: direct.secureId, qr_code_pix: direct.pix.qrCode });
   });
 
   it('create takes --external-id, --metadata and --payer-neighborhood; get shows them', async () => {
@@ -233,7 +238,7 @@ describe('invoice get', () => {
     expect(unknown.code).toBe(4);
     expect(unknown.stderr).toMatch(/not_found/);
     const port = await closedPort();
-    const down = await cli(['invoice', 'get', '1', '--base-url', `http://127.0.0.1:${port}`]);
+    const down = await cli(['invoice', 'get', '1', '--base-url', `http://127.0.0.1:${port}`], { env: { PINVOICE_TOKEN: TOKEN } });
     expect(down.code).toBe(5);
     expect(down.stderr).toContain(`cannot connect to http://127.0.0.1:${port} (connection refused; is the server running?)`);
     const anonymous = await run(['invoice', 'get', '1'], { env: { ...tempHome(), PINVOICE_CONFIG_DIR: join(work, 'nobody') } });

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
-import { ApiRequestError, NetworkError, UnexpectedResponseError } from '../../src/client/errors.js';
+import { ApiRequestError, NetworkError, RedirectError, UnexpectedResponseError } from '../../src/client/errors.js';
 import { backoffMs, retryAfterMs } from '../../src/client/http.js';
 import { startTestServer, validPix, type TestServer } from '../support/server.js';
 
@@ -35,12 +35,16 @@ async function scripted(handler: (req: IncomingMessage, res: ServerResponse, n: 
 describe('createClient against the real server', () => {
   const client = () => createClient({ baseUrl: server.url, token: server.token, sleep: noSleep });
 
-  it('creates and reads invoices and the company, parsed with the shared schemas', async () => {
+  it('creates and reads invoices and the company, each answer kept as received beside what is read from it', async () => {
     const created = await client().createInvoice(validPix() as any);
-    // the record itself, as Search answers it: data's invoice_id and qr_code_pix repeat it and are dropped
-    expect(await client().getInvoice(created.secureId)).toEqual(created);
-    expect(created).not.toHaveProperty('invoice_id');
-    expect((await client().company()).id).toBe(created.companyId);
+    expect(created.whole).toBe(true);
+    // data is the record plus invoice_id and qr_code_pix, which repeat secureId and pix.qrCode
+    const { invoice_id: invoiceId, qr_code_pix: qrCodePix, ...record } = created.data as Record<string, any>;
+    expect([invoiceId, qrCodePix]).toEqual([record.secureId, record.pix.qrCode]);
+    const read = await client().getInvoice(created.view.secureId!);
+    expect(read.raw).toEqual(record);
+    expect(read).toMatchObject({ id: String(record.id), secureId: record.secureId, status: 'pending', method: 'pix', amount: record.amount, others: [] });
+    expect((await client().company()).id).toBe(String(record.companyId));
   });
 
   it('turns error answers into typed errors carrying status, code and details', async () => {
@@ -63,7 +67,7 @@ describe('retries', () => {
     });
     try {
       const client = createClient({ baseUrl: flaky.url, token: server.token, sleep: async (ms) => void waits.push(ms) });
-      expect((await client.company()).id).toBeGreaterThan(0);
+      expect((await client.company()).id).toMatch(/^[1-9]\d*$/);
       expect(flaky.seen).toHaveLength(3);
       expect(waits[1]).toBe(2000);
     } finally {
@@ -136,7 +140,7 @@ describe('for invoice create --batch', () => {
     try {
       const waits: number[] = [];
       const client = createClient({ baseUrl: limited.url, token: server.token, retries: 0, keepAlive: true, waitOutRateLimit: async (ms) => void waits.push(ms) });
-      expect((await client.createInvoice(validPix() as any, 'batch-key-429')).status).toBe('pending');
+      expect((await client.createInvoice(validPix() as any, 'batch-key-429')).view.status).toBe('pending');
       expect(waits).toEqual([1000, 1000, 1000, 1000, 1000]);
       expect(limited.seen.map((s) => s.key)).toEqual(Array(6).fill('batch-key-429'));
       expect(ports.size).toBe(1);
@@ -156,33 +160,31 @@ describe('for invoice create --batch', () => {
   });
 });
 
-describe('answers that do not fit', () => {
-  it('refuses a create answer without data, as production integrations do', async () => {
+describe('answers of shapes our server does not write', () => {
+  it('reads a create answer without data as the record itself', async () => {
     const bare = await scripted((req, res) => (req.method === 'POST' ? (res.writeHead(200).end('{"id":1,"secureId":"INV-1"}'), true) : false));
     try {
-      const error = await createClient({ baseUrl: bare.url, sleep: noSleep }).createInvoice(validPix() as any).catch((e) => e);
-      expect(error).toBeInstanceOf(UnexpectedResponseError);
-      expect(error.message).toBe('unexpected response to Create Invoices: field data: expected object, received undefined');
+      const created = await createClient({ baseUrl: bare.url, sleep: noSleep }).createInvoice(validPix() as any);
+      expect(created).toMatchObject({ whole: true, view: { id: '1', secureId: 'INV-1' }, raw: { id: 1, secureId: 'INV-1' } });
     } finally {
       await bare.close();
     }
   });
 
-  it('names the field of an unexpected response, and tolerates extra fields', async () => {
+  it('reads a Company Infos answer with fields of other types, never refusing it', async () => {
     const odd = await scripted((req, res) => {
-      if (req.url === '/api/v2/company') return res.writeHead(200).end(JSON.stringify({ id: 'one' })), true;
+      if (req.url === '/api/v2/company') return res.writeHead(200).end(JSON.stringify({ data: { id: 'one', balance_pix: '1990', blocked_pix: 1, plan: 'pro' } })), true;
       return false;
     });
     try {
-      const error = await createClient({ baseUrl: odd.url, sleep: noSleep }).company().catch((e) => e);
-      expect(error).toBeInstanceOf(UnexpectedResponseError);
-      expect(error.message).toBe("unexpected response to Company Infos: field id: expected number, received string");
+      const company = await createClient({ baseUrl: odd.url, sleep: noSleep }).company();
+      expect(company).toMatchObject({ id: 'one', balances: { pix: 1990 }, blocked: ['pix'], others: [['plan', 'pro']] });
     } finally {
       await odd.close();
     }
   });
 
-  it('accepts a create answer that only names the charge ({data:{invoice_id, qr_code_pix}}) and fetches the record', async () => {
+  it('leaves a create that only names the charge ({data:{invoice_id, qr_code_pix, status}}) for the caller to look up', async () => {
     let secureId = '';
     const gateway = await scripted((req, res) => {
       if (req.method !== 'POST') return false;
@@ -191,16 +193,60 @@ describe('answers that do not fit', () => {
           method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: JSON.stringify(validPix()),
         })).json();
         secureId = created.data.secureId;
-        res.writeHead(200).end(JSON.stringify({ data: { invoice_id: secureId, qr_code_pix: created.data.qr_code_pix }, extra: true }));
+        res.writeHead(200).end(JSON.stringify({ data: { invoice_id: secureId, qr_code_pix: created.data.qr_code_pix, status: 'pending' }, extra: true }));
       })();
       return true;
     });
     try {
-      const record = await createClient({ baseUrl: gateway.url, token: server.token, sleep: noSleep }).createInvoice(validPix() as any);
-      expect(record.secureId).toBe(secureId);
+      const client = createClient({ baseUrl: gateway.url, token: server.token, sleep: noSleep });
+      const created = await client.createInvoice(validPix() as any);
+      expect(created).toMatchObject({ whole: false, view: { secureId, ref: secureId, status: 'pending', pix: { code: expect.stringMatching(/^000201/) } } });
+      expect((await client.getInvoice(created.view.ref!)).secureId).toBe(secureId);
       expect(gateway.seen.map((s) => s.method)).toEqual(['POST', 'GET']);
     } finally {
       await gateway.close();
+    }
+  });
+
+  it('says a 2xx that is not JSON is not, without printing the page', async () => {
+    const portal = await scripted((_req, res) => (res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>captive portal</body></html>'), true));
+    try {
+      const error = await createClient({ baseUrl: portal.url, sleep: noSleep }).getInvoice(1).catch((e) => e);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(error.message).toMatch(/answered Search Transaction \(by path\) with HTTP 200 OK, but not with JSON$/);
+      expect(error.message).not.toContain('<html');
+    } finally {
+      await portal.close();
+    }
+  });
+});
+
+describe('HTTP as production does it', () => {
+  it('gives up on a silent server within the timeout, retries included', async () => {
+    const silent = await scripted(() => true);
+    try {
+      const started = Date.now();
+      const error = await createClient({ baseUrl: silent.url, timeoutMs: 400, retries: 2 }).getInvoice(1).catch((e) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.message).toBe(`no answer from ${silent.url} within 0.4 s (--timeout, PINVOICE_TIMEOUT)`);
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it.each(['GET', 'POST'])('reports a redirect (%s) without following it: the other origin never hears of the token', async (method) => {
+    const other = await scripted((_req, res) => (res.writeHead(200).end('{}'), true));
+    const moved = await scripted((req, res) => (res.writeHead(308, { location: `${other.url}${req.url}` }).end(), true));
+    try {
+      const client = createClient({ baseUrl: `${moved.url}`, token: 'secret-token-0001', sleep: noSleep });
+      const error = await (method === 'GET' ? client.getInvoice(7) : client.createInvoice(validPix() as any)).catch((e) => e);
+      expect(error).toBeInstanceOf(RedirectError);
+      expect(error.message).toContain(`use --base-url ${other.url} instead`);
+      expect(other.seen).toEqual([]);
+      expect(moved.seen).toHaveLength(1);
+    } finally {
+      await Promise.all([other.close(), moved.close()]);
     }
   });
 });

@@ -5,6 +5,7 @@ import { renderTransaction } from '../../src/cli/render/transaction.js';
 import { buildPixCode } from '../../src/domain/pix.js';
 import { pixTransaction } from '../support/fixtures.js';
 import { decodeTerminalQr, terminalQrModules } from '../support/qr-decode.js';
+import { readTransaction } from '../../src/client/read/transaction.js';
 
 const PIX = { merchantName: 'Pinvoice Sandbox', merchantCity: 'Sao Paulo', amountCents: 1990, url: 'pix.pinvoice.local/qr/v2/ABCDEFGHIJKLMNOPQRSTUVWXYZ123456' };
 const code = buildPixCode(PIX);
@@ -44,7 +45,7 @@ describe('renderQr', () => {
 
   it('survives rendering inside a transaction', () => {
     const qr = renderQr(code);
-    const output = renderTransaction(pixTransaction(), { palette: createPalette(true), qr });
+    const output = renderTransaction(readTransaction(pixTransaction()), { palette: createPalette(true), qr });
     const lines = output.split('\n');
     const start = lines.indexOf(qr.split('\n')[0] ?? '');
     const drawn = lines.slice(start, start + qr.split('\n').length).join('\n');

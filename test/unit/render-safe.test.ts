@@ -12,6 +12,9 @@ import { renderTransaction } from '../../src/cli/render/transaction.js';
 import { eventLine, type Received } from '../../src/commands/webhooks/received.js';
 import { boletoTransaction, cardTransaction, enterprise, pixTransaction } from '../support/fixtures.js';
 import { validPix } from '../support/server.js';
+import { readTransaction } from '../../src/client/read/transaction.js';
+import { readCompany } from '../../src/client/read/company.js';
+import { readEvent } from '../../src/client/read/serve-answers.js';
 
 /** What a hostile payer or sender might put in a name: clear screen, bell, retitle, C1 CSI, RLO, conceal. */
 const HOSTILE = ['\u001b[2J', '\u0007', '\u001b]0;owned\u0007', '\u009b31m', '\u202e', '\u001b[8m'];
@@ -52,12 +55,12 @@ function event(): WebhookEvent {
 const transactions = [pixTransaction, cardTransaction, boletoTransaction].map((make) => poison(make()));
 type Render = (palette: typeof plain, width: number) => string;
 const renderers: [string, Render][] = [
-  ...transactions.map((tx): [string, Render] => [`renderTransaction (${tx.paymentMethod})`, (palette, width) => renderTransaction(tx, { palette, width })]),
-  ['renderTransaction (refused, metadata keys)', (palette, width) => renderTransaction({ ...pixTransaction(), status: 'refused', refusedReason: POISON, metadata: { [POISON]: POISON } }, { palette, width })],
-  ['renderCompany', (palette, width) => renderCompany(poison(enterprise()), { palette, width })],
-  ['renderEventTable', (palette, width) => renderEventTable([poison(event())], palette, `Postbacks of ${POISON}`, width)],
-  ['renderAttempts', (palette, width) => renderAttempts([poison(event())], palette, width) ?? ''],
-  ['renderEvent', (palette, width) => renderEvent(poison(event()), palette, width)],
+  ...transactions.map((tx): [string, Render] => [`renderTransaction (${tx.paymentMethod})`, (palette, width) => renderTransaction(readTransaction(tx), { palette, width })]),
+  ['renderTransaction (refused, metadata keys)', (palette, width) => renderTransaction(readTransaction({ ...pixTransaction(), status: 'refused', refusedReason: POISON, metadata: { [POISON]: POISON } }), { palette, width })],
+  ['renderCompany', (palette, width) => renderCompany(readCompany(poison(enterprise())), { palette, width })],
+  ['renderEventTable', (palette, width) => renderEventTable(([poison(event())]).map(readEvent), palette, `Postbacks of ${POISON}`, width)],
+  ['renderAttempts', (palette, width) => renderAttempts(([poison(event())]).map(readEvent), palette, width) ?? ''],
+  ['renderEvent', (palette, width) => renderEvent(readEvent(poison(event())), palette, width)],
   ['renderRequestSummary', (palette, width) => renderRequestSummary(poison(validPix({ method: 'pix' })) as never, palette, width)],
 ];
 
@@ -114,7 +117,7 @@ describe('a table given raw data (a renderer that skipped safeData)', () => {
 
 describe('colour still works around made-safe data', () => {
   it('a refused reason is escaped inside our red', () => {
-    const output = renderTransaction({ ...cardTransaction(), status: 'refused', refusedReason: `bad${HOSTILE[0]}` }, { palette: coloured, width: 120 });
+    const output = renderTransaction(readTransaction({ ...cardTransaction(), status: 'refused', refusedReason: `bad${HOSTILE[0]}` }), { palette: coloured, width: 120 });
     expect(output).toContain(coloured.bad('bad\\x1b[2J'));
   });
 });

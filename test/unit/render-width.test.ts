@@ -10,6 +10,9 @@ import { renderTransaction } from '../../src/cli/render/transaction.js';
 import { displayWidth, terminalWidth } from '../../src/cli/render/width.js';
 import { PIX_CODE, boletoTransaction, cardTransaction, enterprise, pixTransaction } from '../support/fixtures.js';
 import { validPix } from '../support/server.js';
+import { readTransaction } from '../../src/client/read/transaction.js';
+import { readCompany } from '../../src/client/read/company.js';
+import { readEvent } from '../../src/client/read/serve-answers.js';
 
 const plain = createPalette(false);
 const coloured = createPalette(true);
@@ -40,13 +43,13 @@ function event(): WebhookEvent {
 }
 
 const outputs: [string, (palette: typeof plain, width: number) => string][] = [
-  ['a pix charge', (palette, width) => renderTransaction(long(pixTransaction()), { palette, width })],
-  ['a card charge with a refund', (palette, width) => renderTransaction(long(cardTransaction()), { palette, width })],
-  ['a boleto charge', (palette, width) => renderTransaction(long(boletoTransaction()), { palette, width })],
-  ['a company with every block', (palette, width) => renderCompany({ ...enterprise(), blocked_pix: true, blocked_card: true, blocked_bank_slip: true, blocked_processing: true, blocked_sake: true, blocked_system: true }, { palette, width })],
-  ['postbacks', (palette, width) => renderEventTable([event(), { ...event(), state: 'delivered', event: 'invoice.created' }], palette, 'Postbacks', width)],
-  ['attempts', (palette, width) => renderAttempts([event()], palette, width) ?? ''],
-  ['one event', (palette, width) => renderEvent(event(), palette, width)],
+  ['a pix charge', (palette, width) => renderTransaction(readTransaction(long(pixTransaction())), { palette, width })],
+  ['a card charge with a refund', (palette, width) => renderTransaction(readTransaction(long(cardTransaction())), { palette, width })],
+  ['a boleto charge', (palette, width) => renderTransaction(readTransaction(long(boletoTransaction())), { palette, width })],
+  ['a company with every block', (palette, width) => renderCompany(readCompany({ ...enterprise(), blocked_pix: true, blocked_card: true, blocked_bank_slip: true, blocked_processing: true, blocked_sake: true, blocked_system: true }), { palette, width })],
+  ['postbacks', (palette, width) => renderEventTable(([event(), { ...event(), state: 'delivered', event: 'invoice.created' }]).map(readEvent), palette, 'Postbacks', width)],
+  ['attempts', (palette, width) => renderAttempts(([event()]).map(readEvent), palette, width) ?? ''],
+  ['one event', (palette, width) => renderEvent(readEvent(event()), palette, width)],
   ['the prompts summary', (palette, width) => renderRequestSummary(validPix({ postback_url: LONG_URL, items: [{ name: LONG_NAME, quantity: 2, unit_price: 1990 }] }) as never, palette, width)],
 ];
 
@@ -61,7 +64,7 @@ describe.each([80, 60])('at %i columns', (width) => {
   });
 
   it('keeps every word of the long item name, and the pix code whole on its own line', () => {
-    const output = renderTransaction(long(pixTransaction()), { palette: plain, width });
+    const output = renderTransaction(readTransaction(long(pixTransaction())), { palette: plain, width });
     const words = output.split(/[\s│]+/);
     for (const word of LONG_NAME.split(' ').filter((w) => w.length < 10)) expect(words).toContain(word);
     expect(output.split('\n')).toContain(PIX_CODE);
@@ -69,14 +72,14 @@ describe.each([80, 60])('at %i columns', (width) => {
 });
 
 it('the 240-character item name made a 291-column table; it is now 80 wide and the amounts stay whole', () => {
-  const output = renderTransaction(long(pixTransaction()), { palette: plain, width: 80 });
+  const output = renderTransaction(readTransaction(long(pixTransaction())), { palette: plain, width: 80 });
   const items = output.slice(output.indexOf('Items'), output.indexOf('Fee'));
   expect(Math.max(...items.split('\n').map(displayWidth))).toBe(80);
   expect(items).toContain('R$ 1.234.567,89');
 });
 
 it('the postbacks table fits 80 columns with the event id whole and the first line telling what happened', () => {
-  const lines = renderEventTable([{ ...event(), state: 'delivered', event: 'invoice.created', attempts: [{ ...event().attempts[0]!, status_code: 200, delivered: true, duration_ms: 12 }] }], plain, 'Postbacks', 80).split('\n');
+  const lines = renderEventTable(([{ ...event(), state: 'delivered', event: 'invoice.created', attempts: [{ ...event().attempts[0]!, status_code: 200, delivered: true, duration_ms: 12 }] }]).map(readEvent), plain, 'Postbacks', 80).split('\n');
   expect(lines.find((line) => line.includes('evt_0123456789abcdef01234567'))).toBeDefined();
   expect(lines.find((line) => /invoice\.created.*delivered.*HTTP 200/.test(line))).toBeDefined();
 });

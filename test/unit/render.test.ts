@@ -6,13 +6,15 @@ import { dateTime, document, money, orDash, percent, signedMoney, zipCode } from
 import { formatDigitableLine } from '../../src/domain/boleto.js';
 import { renderTransaction } from '../../src/cli/render/transaction.js';
 import { BOLETO_BARCODE, BOLETO_LINE, PIX_CODE, boletoTransaction, cardTransaction, enterprise, pixTransaction } from '../support/fixtures.js';
+import { readTransaction } from '../../src/client/read/transaction.js';
+import { readCompany } from '../../src/client/read/company.js';
 
 const ESC = '\u001b[';
 const plain = createPalette(false);
 const coloured = createPalette(true);
 // Wide enough that no cell wraps, so rows can be matched whole; fitting narrower terminals is render-width.test.ts.
 const WIDE = 160;
-const render = (tx: Transaction, qr?: string) => renderTransaction(tx, { palette: plain, qr, width: WIDE });
+const render = (tx: Transaction, qr?: string) => renderTransaction(readTransaction(tx), { palette: plain, qr, width: WIDE });
 
 /** The lines from a section's title to the blank line that ends it. */
 function sectionOf(output: string, title: string): string {
@@ -160,7 +162,7 @@ describe('renderTransaction: pending pix', () => {
 
   it('puts the pix code whole on a line of its own, under its label, with or without colour', () => {
     for (const palette of [plain, coloured]) {
-      const lines = renderTransaction(pixTransaction(), { palette, width: 60 }).split('\n');
+      const lines = renderTransaction(readTransaction(pixTransaction()), { palette, width: 60 }).split('\n');
       const at = lines.indexOf(PIX_CODE);
       expect(at).toBeGreaterThan(0);
       expect(lines[at - 1]).toContain('pix copy-and-paste code:');
@@ -256,10 +258,10 @@ describe('renderTransaction: boleto', () => {
 
 describe('colour in rendered output', () => {
   const outputs = (palette: typeof plain) => [
-    renderTransaction(pixTransaction(), { palette, width: WIDE }),
-    renderTransaction(cardTransaction(), { palette, width: WIDE }),
-    renderTransaction(boletoTransaction(), { palette, width: WIDE }),
-    renderCompany(enterprise(), { palette, width: WIDE }),
+    renderTransaction(readTransaction(pixTransaction()), { palette, width: WIDE }),
+    renderTransaction(readTransaction(cardTransaction()), { palette, width: WIDE }),
+    renderTransaction(readTransaction(boletoTransaction()), { palette, width: WIDE }),
+    renderCompany(readCompany(enterprise()), { palette, width: WIDE }),
   ];
 
   it('has no escape codes with the palette disabled', () => {
@@ -272,7 +274,7 @@ describe('colour in rendered output', () => {
 });
 
 describe('renderCompany', () => {
-  const output = renderCompany(enterprise(), { palette: plain, width: WIDE });
+  const output = renderCompany(readCompany(enterprise()), { palette: plain, width: WIDE });
 
   it('shows the identity and the bank account', () => {
     const company = sectionOf(output, 'Company');
@@ -296,6 +298,6 @@ describe('renderCompany', () => {
   it('lists the blocks in force, or none', () => {
     expect(output.split('\n')).toContain('blocked: none');
     const blocked = { ...enterprise(), blocked_pix: true, blocked_system: true };
-    expect(renderCompany(blocked, { palette: plain, width: WIDE }).split('\n')).toContain('blocked: pix, system');
+    expect(renderCompany(readCompany(blocked), { palette: plain, width: WIDE }).split('\n')).toContain('blocked: pix, system');
   });
 });

@@ -20,6 +20,15 @@ export interface Palette {
   status(status: string): string;
 }
 
+/**
+ * A charge's status as a person reads it: coloured when known; one this version does not know (a
+ * gateway's own) in the neutral colour, said to be unknown; none as "—".
+ */
+export function statusLabel(status: string | undefined, palette: Palette): string {
+  if (status === undefined) return '—';
+  return statusGroup(status) === undefined ? `${status} ${palette.dim('(unknown status)')}` : palette.status(status);
+}
+
 const unpainted: Paint = (text) => text;
 
 /** What a Chalk of level 0 does: every text as it is. */

@@ -1,10 +1,12 @@
-// The support view of a company: who it is, where its money goes, what it holds, what is blocked.
-import type { Enterprise } from '../../api/schemas.js';
+// The support view of a company: who it is, where its money goes, what it holds, what is blocked; from
+// the tolerant view of Company Infos (src/client/read/company.ts), anything unforeseen shown at the end.
+import type { CompanyView } from '../../client/read/company.js';
 import type { Palette } from './colour.js';
-import { dateTime, document, money, orDash, zipCode } from './format.js';
-import { safeData } from './safe-text.js';
+import { amount, dateTime, document, orDash, zipCode } from './format.js';
 import { wrapText } from './layout.js';
+import { safeData } from './safe-text.js';
 import { keyValueTable, right, section, type Row } from './table.js';
+import { renderOthers } from './transaction.js';
 import { terminalWidth } from './width.js';
 
 export interface CompanyRenderOptions {
@@ -13,66 +15,61 @@ export interface CompanyRenderOptions {
   width?: number | undefined;
 }
 
-const BLOCK_FLAGS = [
-  ['blocked_pix', 'pix'],
-  ['blocked_card', 'card'],
-  ['blocked_bank_slip', 'bank slip'],
-  ['blocked_processing', 'processing'],
-  ['blocked_sake', 'sake (withdrawals)'],
-  ['blocked_system', 'system'],
-] as const satisfies readonly (readonly [keyof Enterprise, string])[];
+const known = (...parts: (string | undefined)[]) => parts.filter((part): part is string => part !== undefined && part !== '');
 
-function addressLine(e: Enterprise): string {
-  const street = [e.address, e.address_number].filter((part) => part !== '').join(', ');
-  const place = [e.address_city, e.address_state].filter((part) => part !== '').join('/');
-  const zip = e.address_postal_code === '' ? '' : `CEP ${zipCode(e.address_postal_code)}`;
-  return orDash([street, e.address_province, place, zip].filter((part) => part !== '').join(' - '));
+function addressLine(e: CompanyView): string {
+  const zip = e.zip === undefined ? undefined : `CEP ${zipCode(e.zip)}`;
+  return orDash(known(known(e.street, e.number).join(', '), e.province, known(e.city, e.state).join('/'), zip).join(' - '));
 }
 
-function bankLine(e: Enterprise): string {
-  const account = [e.bank_account, e.bank_digit].filter((part) => part !== '').join('-');
-  const parts = [e.bank_name, e.bank_agency && `agency ${e.bank_agency}`, account && `account ${account}`, e.bank_type];
-  return orDash(parts.filter((part) => part !== '').join(', '));
+function bankLine(e: CompanyView): string {
+  const account = known(e.bankAccount, e.bankDigit).join('-');
+  const parts = known(e.bankName, e.bankAgency && `agency ${e.bankAgency}`, account && `account ${account}`, e.bankType);
+  return orDash(parts.join(', '));
 }
 
-function identityRows(e: Enterprise): Row[] {
+function identityRows(e: CompanyView): Row[] {
   return [
-    ['id', String(e.id)],
-    ['fantasy name', orDash(e.fantasy_name)],
-    ['corporate reason', orDash(e.corporate_reason)],
-    ['CNPJ', document(e.cnpj)],
-    ['type', orDash(e.company_type)],
-    ['website', orDash(e.url_website)],
+    ['id', orDash(e.id)],
+    ['fantasy name', orDash(e.fantasyName)],
+    ['corporate reason', orDash(e.corporateReason)],
+    ['CNPJ', e.cnpj === undefined ? '—' : document(e.cnpj)],
+    ['type', orDash(e.type)],
+    ['website', orDash(e.website)],
     ['address', addressLine(e)],
     ['bank', bankLine(e)],
-    ['created', dateTime(e.create_at)],
-    ['updated', dateTime(e.update_at)],
+    ['created', dateTime(e.createdAt)],
+    ['updated', dateTime(e.updatedAt)],
   ];
 }
 
-function balanceRows(e: Enterprise, palette: Palette): Row[] {
-  const total = e.balance_pix + e.balance_card + e.balance_bank_slip;
+function balanceRows(e: CompanyView, palette: Palette): Row[] {
+  const { pix, card, boleto } = e.balances;
+  const all = [pix, card, boleto];
+  const total = all.every((value) => typeof value === 'number') ? (all as number[]).reduce((a, b) => a + b, 0) : undefined;
   return [
-    ['pix', right(money(e.balance_pix))],
-    ['card', right(money(e.balance_card))],
-    ['boleto', right(money(e.balance_bank_slip))],
-    ['total', right(palette.bold(money(total)))],
-    ['invoiced, all time', right(money(e.amount_invoice_total))],
-    ['invoiced, this month', right(money(e.amount_invoices_competicion))],
+    ['pix', right(amount(pix))],
+    ['card', right(amount(card))],
+    ['boleto', right(amount(boleto))],
+    ['total', right(palette.bold(amount(total)))],
+    ['invoiced, all time', right(amount(e.invoicedTotal))],
+    ['invoiced, this month', right(amount(e.invoicedThisMonth))],
   ];
 }
 
-export function blockedLine(e: Enterprise, palette: Palette, width = terminalWidth()): string {
-  const blocked = BLOCK_FLAGS.filter(([field]) => e[field]).map(([, label]) => label);
-  return wrapText(blocked.length === 0 ? `blocked: ${palette.ok('none')}` : `blocked: ${palette.bad(blocked.join(', '))}`, width);
+export function blockedLine(e: Pick<CompanyView, 'blocked'>, palette: Palette, width = terminalWidth()): string {
+  const blocked = e.blocked;
+  const text = blocked === undefined ? 'blocked: —' : blocked.length === 0 ? `blocked: ${palette.ok('none')}` : `blocked: ${palette.bad(blocked.join(', '))}`;
+  return wrapText(text, width);
 }
 
 /** The support view of a company; every string of the record is made safe for a terminal first. */
-export function renderCompany(record: Enterprise, { palette, width = terminalWidth() }: CompanyRenderOptions): string {
-  const e = safeData(record);
+export function renderCompany(record: CompanyView, { palette, width = terminalWidth() }: CompanyRenderOptions): string {
+  const e = safeData({ ...record, raw: undefined });
   return [
     section('Company', keyValueTable(identityRows(e), palette, width), palette),
     section('Balances', keyValueTable(balanceRows(e, palette), palette, width), palette),
     blockedLine(e, palette, width),
-  ].join('\n\n');
+    renderOthers(e.others, palette, width),
+  ].filter((text): text is string => text !== null).join('\n\n');
 }

@@ -1,4 +1,6 @@
 // Value formatting shared by every renderer. Pure: same input, same text, whatever the locale or time zone.
+import { parseTimestamp } from '../../base/timestamp.js';
+import type { Cents } from '../../client/read/values.js';
 import { formatDocument } from '../../domain/document.js';
 import { formatBRL } from '../../domain/money.js';
 
@@ -9,17 +11,29 @@ export function money(cents: number): string {
   return formatBRL(cents);
 }
 
+/**
+ * An amount a gateway sent: whole cents as money; anything else (19.9, "19,90": reais or cents?) as sent,
+ * said to be so, never guessed; nothing as "—".
+ */
+export function amount(value: Cents | undefined): string {
+  if (value === undefined) return DASH;
+  return typeof value === 'number' ? formatBRL(value) : `${value.asSent} (as sent; not whole cents)`;
+}
+
 /** A signed amount for ledgers: credits get an explicit plus so they read differently from debits. */
 export function signedMoney(cents: number): string {
   return cents > 0 ? `+${formatBRL(cents)}` : formatBRL(cents);
 }
 
-/** "2026-11-22T15:03:58.123Z" -> "2026-11-22 15:03:58 UTC"; null -> "—"; unparsable text is shown as given. */
-export function dateTime(iso: string | null): string {
-  if (iso === null) return DASH;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+/**
+ * "2026-11-22T15:03:58.123456Z", "2026-11-22T12:03:58-03:00" or PHP's "2026-11-22 15:03:58" ->
+ * "2026-11-22 15:03:58 UTC"; null or nothing -> "—"; any other text is shown as given.
+ */
+export function dateTime(iso: string | null | undefined): string {
+  if (iso === null || iso === undefined || iso.trim() === '') return DASH;
+  const ms = parseTimestamp(iso);
+  if (ms === undefined) return iso;
+  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /** A CPF or CNPJ with its punctuation; anything that is not a valid one is shown unchanged. */
@@ -39,8 +53,8 @@ export function orDash(value: string | number | null | undefined): string {
   return text.trim() === '' ? DASH : text;
 }
 
-export function yesNo(value: boolean): string {
-  return value ? 'yes' : 'no';
+export function yesNo(value: boolean | undefined): string {
+  return value === undefined ? DASH : value ? 'yes' : 'no';
 }
 
 /** "01310100" -> "01310-100"; other text is returned as given. */

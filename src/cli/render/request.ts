@@ -5,7 +5,7 @@ import { formatBRL } from '../../domain/money.js';
 import type { Palette } from './colour.js';
 import { safeData } from './safe-text.js';
 import { keyValueTable, type Row } from './table.js';
-import { METHOD_LABELS } from './transaction.js';
+import { methodLabel } from './transaction.js';
 import { terminalWidth } from './width.js';
 
 /** What was typed (or read from a file) is data like any other: made safe before it is shown. */
@@ -13,7 +13,7 @@ export function renderRequestSummary(typed: CreateInvoiceRequest, palette: Palet
   const request = safeData(typed);
   const { payer } = request;
   const rows: Row[] = [
-    ['method', METHOD_LABELS[request.method]],
+    ['method', methodLabel(request.method)],
     ['amount', palette.bold(formatBRL(request.total_price_cents))],
     ['payer', `${payer.name} · ${formatDocument(payer.cpf_cnpj)} · ${payer.email}`],
   ];

@@ -1,5 +1,5 @@
 // The payment section: what a payer needs to pay (pix code, boleto line) or what the card charge was.
-import type { Transaction } from '../../api/schemas.js';
+import type { BoletoView, CardView, TransactionView } from '../../client/read/transaction.js';
 import { formatDigitableLine } from '../../domain/boleto.js';
 import type { Palette } from './colour.js';
 import { orDash, yesNo } from './format.js';
@@ -7,9 +7,7 @@ import { safeData } from './safe-text.js';
 import { keyValueTable, section, type Row } from './table.js';
 import { terminalWidth } from './width.js';
 
-type Card = NonNullable<Transaction['card']>;
-
-const THREE_DS_LABELS: Record<Card['threeDSecure'], (palette: Palette) => string> = {
+const THREE_DS_LABELS: Readonly<Record<string, (palette: Palette) => string>> = {
   not_required: (palette) => palette.dim('not required'),
   required: (palette) => palette.warn('required (awaiting authentication)'),
   authenticated: (palette) => palette.ok('authenticated'),
@@ -17,44 +15,48 @@ const THREE_DS_LABELS: Record<Card['threeDSecure'], (palette: Palette) => string
 };
 
 /** Only the first six and last four digits exist in the record; the rest is masked in between. */
-export function maskedCard(card: Pick<Card, 'firstDigits' | 'lastDigits'>): string {
-  return `${card.firstDigits} •••• ${card.lastDigits}`;
+export function maskedCard(card: Pick<CardView, 'firstDigits' | 'lastDigits'>): string {
+  if (card.firstDigits === undefined && card.lastDigits === undefined) return '—';
+  return `${card.firstDigits ?? ''} •••• ${card.lastDigits ?? ''}`.trim();
 }
 
-function cardRows(card: Card, palette: Palette): Row[] {
+function cardRows(card: CardView, palette: Palette): Row[] {
+  const secure = card.threeDSecure;
   return [
-    ['brand', card.brand],
+    ['brand', orDash(card.brand)],
     ['card', maskedCard(card)],
-    ['holder', orDash(card.holderName)],
-    ['valid thru', `${card.expirationMonth.padStart(2, '0')}/${card.expirationYear}`],
-    ['installments', String(card.installments)],
+    ['holder', orDash(card.holder)],
+    ['valid thru', orDash(card.validThru)],
+    ['installments', orDash(card.installments)],
     ['tokenized', yesNo(card.tokenized)],
-    ['3-D Secure', THREE_DS_LABELS[card.threeDSecure](palette)],
+    ['3-D Secure', secure === undefined ? '—' : Object.hasOwn(THREE_DS_LABELS, secure) ? THREE_DS_LABELS[secure]!(palette) : secure],
   ];
 }
 
 // The code is printed bare on its own line, outside any table and whatever the terminal's width (the
 // terminal folds it, and copies it back whole), so a triple-click copies it whole: borders, padding or
 // wrapping would corrupt what the payer pastes into the bank app.
-function pixBody(pix: NonNullable<Transaction['pix']>, qr: string | undefined, palette: Palette): string {
+function pixBody(code: string, qr: string | undefined, palette: Palette): string {
   const lines: string[] = [];
   if (qr !== undefined && qr !== '') lines.push(qr.replace(/\n+$/, ''));
-  lines.push(palette.dim('pix copy-and-paste code:'), pix.qrCode);
+  lines.push(palette.dim('pix copy-and-paste code:'), code);
   return lines.join('\n');
 }
 
-function boletoRows(boleto: NonNullable<Transaction['boleto']>): Row[] {
-  return [
-    ['typeable line', formatDigitableLine(boleto.digitableLine)],
-    ['barcode', boleto.barcode],
-    ['due date', boleto.dueDate],
+function boletoRows(boleto: BoletoView): Row[] {
+  const rows: Row[] = [
+    ['typeable line', boleto.line === undefined ? '—' : formatDigitableLine(boleto.line)],
+    ['barcode', orDash(boleto.barcode)],
+    ['due date', orDash(boleto.dueDate)],
   ];
+  if (boleto.url !== undefined) rows.push(['PDF', boleto.url]);
+  return rows;
 }
 
-export function renderPayment(record: Transaction, qr: string | undefined, palette: Palette, width = terminalWidth()): string | null {
-  const tx = safeData(record);
-  if (tx.pix !== null) return section('Payment (pix)', pixBody(tx.pix, qr, palette), palette);
-  if (tx.boleto !== null) return section('Payment (boleto)', keyValueTable(boletoRows(tx.boleto), palette, width), palette);
-  if (tx.card !== null) return section('Payment (credit card)', keyValueTable(cardRows(tx.card, palette), palette, width), palette);
+export function renderPayment(record: TransactionView, qr: string | undefined, palette: Palette, width = terminalWidth()): string | null {
+  const tx = safeData({ ...record, raw: undefined });
+  if (tx.pix !== undefined) return section('Payment (pix)', pixBody(tx.pix.code, qr, palette), palette);
+  if (tx.boleto !== undefined) return section('Payment (boleto)', keyValueTable(boletoRows(tx.boleto), palette, width), palette);
+  if (tx.card !== undefined) return section('Payment (credit card)', keyValueTable(cardRows(tx.card, palette), palette, width), palette);
   return null;
 }

@@ -1,7 +1,11 @@
-// The support view of one charge: titled sections a person reads top to bottom.
-import type { Customer, Transaction } from '../../api/schemas.js';
-import type { Palette } from './colour.js';
-import { DASH, dateTime, document, money, orDash, percent, zipCode } from './format.js';
+// The support view of one charge: titled sections a person reads top to bottom. It works from the
+// tolerant view of the record (src/client/read/transaction.ts): what is missing shows as "—", a status
+// it does not know as "(unknown status)", and whatever the record holds beyond what it knows in an
+// "Other fields" section, so nothing the gateway said is hidden.
+import type { OtherField } from '../../client/read/others.js';
+import type { PayerView, TransactionView } from '../../client/read/transaction.js';
+import { statusLabel, type Palette } from './colour.js';
+import { amount, DASH, dateTime, document, orDash, percent, zipCode } from './format.js';
 import { safeData, safeText } from './safe-text.js';
 import { keyValueTable, section, type Row } from './table.js';
 import { renderItems, renderMovements, renderRefunds, renderTimeline } from './transaction-lists.js';
@@ -18,82 +22,98 @@ export interface TransactionRenderOptions {
   checkoutUrl?: string | undefined;
 }
 
-export const METHOD_LABELS: Record<Transaction['paymentMethod'], string> = {
+export const METHOD_LABELS: Readonly<Record<string, string>> = {
   pix: 'pix',
   credit_card: 'credit card',
   boleto: 'boleto',
 };
 
-function summaryRows(tx: Transaction, palette: Palette): Row[] {
+/** "credit card" for credit_card; a method this version does not know, as sent. */
+export const methodLabel = (method: string | undefined) => (method === undefined ? DASH : Object.hasOwn(METHOD_LABELS, method) ? METHOD_LABELS[method]! : method);
+
+function summaryRows(tx: TransactionView, palette: Palette): Row[] {
   // Only a charge still waiting for its payer has an expiry that matters; a paid one never expires.
-  const expiresAt = tx.status === 'pending' ? (tx.pix?.expiresAt ?? tx.boleto?.expiresAt ?? null) : null;
+  const expiresAt = tx.status === 'pending' ? tx.expiresAt : undefined;
+  const refunded = tx.refundedAmount;
   const rows: Row[] = [
-    ['id', String(tx.id)],
-    ['secure id', tx.secureId],
-    ['status', palette.status(tx.status)],
-    ['method', METHOD_LABELS[tx.paymentMethod]],
-    ['amount', money(tx.amount)],
-    ['paid', tx.paidAt === null ? DASH : money(tx.amount)],
-    ['refunded', money(tx.refundedAmount)],
+    ['id', orDash(tx.id)],
+    ['secure id', orDash(tx.secureId)],
+    ['status', statusLabel(tx.status, palette)],
+    ['method', methodLabel(tx.method)],
+    ['amount', amount(tx.amount)],
+    ['paid', tx.paidAt === undefined ? DASH : amount(tx.amount)],
+    ['refunded', amount(refunded)],
   ];
-  if (tx.refundedAmount > 0) rows.push(['after refunds', money(tx.amount - tx.refundedAmount)]);
+  if (typeof refunded === 'number' && refunded > 0 && typeof tx.amount === 'number') rows.push(['after refunds', amount(tx.amount - refunded)]);
   rows.push(['created', dateTime(tx.createdAt)], ['paid at', dateTime(tx.paidAt)], ['updated', dateTime(tx.updatedAt)]);
-  if (expiresAt !== null) rows.push(['expires', dateTime(expiresAt)]);
-  if (tx.refusedReason !== null && tx.refusedReason !== '') rows.push(['refused reason', palette.bad(tx.refusedReason)]);
-  if (tx.externalRef !== null && tx.externalRef !== '') rows.push(['external ref', tx.externalRef]);
-  const metadata = Object.entries(tx.metadata ?? {}).map(([key, value]) => `${key}=${String(value)}`);
+  if (expiresAt !== undefined) rows.push(['expires', dateTime(expiresAt)]);
+  if (tx.refusedReason !== undefined) rows.push(['refused reason', palette.bad(tx.refusedReason)]);
+  if (tx.externalRef !== undefined) rows.push(['external ref', tx.externalRef]);
+  const metadata = tx.metadata.map(([key, value]) => `${key}=${value}`);
   if (metadata.length > 0) rows.push(['metadata', metadata.join(', ')]);
-  if (tx.postbackUrl !== '') rows.push(['postback URL', tx.postbackUrl]);
+  if (tx.postbackUrl !== undefined) rows.push(['postback URL', tx.postbackUrl]);
   return rows;
 }
 
+type Address = Pick<PayerView, 'street' | 'number' | 'complement' | 'neighborhood' | 'city' | 'state' | 'zip'>;
+
 /** "Avenida Paulista, 1000, apto 42 - Bela Vista - São Paulo/SP - CEP 01310-100", or null when nothing is known. */
-export function addressLine(address: Customer['address']): string | null {
-  const street = [address.street, address.streetNumber, address.complement ?? ''].filter((part) => part !== '').join(', ');
-  const place = [address.city, address.state].filter((part) => part !== '').join('/');
-  const zip = address.zipCode === '' ? '' : `CEP ${zipCode(address.zipCode)}`;
-  const parts = [street, address.neighborhood, place, zip].filter((part) => part !== '');
+export function addressLine(address: Address): string | null {
+  const known = (...parts: (string | undefined)[]) => parts.filter((part): part is string => part !== undefined && part !== '');
+  const street = known(address.street, address.number, address.complement).join(', ');
+  const place = known(address.city, address.state).join('/');
+  const zip = address.zip === undefined || address.zip === '' ? '' : `CEP ${zipCode(address.zip)}`;
+  const parts = known(street, address.neighborhood, place, zip);
   return parts.length === 0 ? null : parts.join(' - ');
 }
 
-function payerRows(customer: Customer): Row[] {
-  const { number, type } = customer.document;
+function payerRows(payer: PayerView | undefined): Row[] {
+  const type = payer?.documentType?.toUpperCase();
   const rows: Row[] = [
-    ['name', orDash(customer.name)],
-    ['document', `${type.toUpperCase()} ${document(number)}`],
-    ['e-mail', orDash(customer.email)],
-    ['phone', orDash(customer.phone)],
+    ['name', orDash(payer?.name)],
+    ['document', payer?.document === undefined ? DASH : `${type === undefined ? '' : `${type} `}${document(payer.document)}`],
+    ['e-mail', orDash(payer?.email)],
+    ['phone', orDash(payer?.phone)],
   ];
-  const address = addressLine(customer.address);
+  const address = payer === undefined ? null : addressLine(payer);
   if (address !== null) rows.push(['address', address]);
   return rows;
 }
 
-function feeRows(tx: Transaction): Row[] {
-  const { fee } = tx;
+function feeRows(tx: TransactionView): Row[] {
+  const fee = tx.fee;
+  const spread = fee?.spreadPercentage === undefined ? undefined : percent(fee.spreadPercentage);
+  const fixed = fee?.fixedAmount === undefined ? undefined : amount(fee.fixedAmount);
   return [
-    ['amount', money(tx.amount)],
-    ['fee', `${percent(fee.spreadPercentage)} + ${money(fee.fixedAmount)}`],
-    ['estimated fee', money(fee.estimatedFee)],
-    ['net amount', money(fee.netAmount)],
+    ['amount', amount(tx.amount)],
+    ['fee', spread === undefined && fixed === undefined ? DASH : `${spread ?? DASH} + ${fixed ?? DASH}`],
+    ['estimated fee', amount(fee?.estimatedFee)],
+    ['net amount', amount(fee?.netAmount)],
   ];
 }
 
+/** Whatever the record holds that the CLI does not know, as it came (`--json` shows it whole). */
+export function renderOthers(others: readonly OtherField[], palette: Palette, width = terminalWidth()): string | null {
+  if (others.length === 0) return null;
+  return section('Other fields', keyValueTable(others, palette, width), palette);
+}
+
 /** The support view of a charge; every string of the record is made safe for a terminal first. */
-export function renderTransaction(record: Transaction, options: TransactionRenderOptions): string {
+export function renderTransaction(record: TransactionView, options: TransactionRenderOptions): string {
   const { palette, width = terminalWidth() } = options;
-  const tx = safeData(record);
+  const tx = safeData({ ...record, raw: undefined });
   const sections = [
     // the checkout page's URL under the summary, on one line of its own (a table cell would break it)
     section('Summary', keyValueTable(summaryRows(tx, palette), palette, width), palette)
       + (options.checkoutUrl === undefined ? '' : `\nCheckout page: ${safeText(options.checkoutUrl)}`),
-    section('Payer', keyValueTable(payerRows(tx.customer), palette, width), palette),
+    section('Payer', keyValueTable(payerRows(tx.payer), palette, width), palette),
     renderItems(tx.items, palette, width),
     section('Fee', keyValueTable(feeRows(tx), palette, width), palette),
     renderPayment(tx, options.qr, palette, width),
     renderRefunds(tx.refunds, palette, width),
-    renderMovements(tx.financial_movements, palette, width),
+    renderMovements(tx.movements, palette, width),
     renderTimeline(tx.timeline, palette, width),
+    renderOthers(tx.others, palette, width),
   ];
   return sections.filter((text): text is string => text !== null).join('\n\n');
 }

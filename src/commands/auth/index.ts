@@ -1,10 +1,10 @@
 // `pinvoice login`, `logout`, `whoami` (also as `company`): tokens come from a hidden prompt, stdin or
 // a file, never a flag. Each action imports its handler when it runs, so --help loads none of them.
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { connectionOptions, examples, withConnection, type FlagsOf } from '../options.js';
+import { apiCommand, connectionOptions, examples, requestTimeout, withConnection, type FlagsOf } from '../options.js';
 
 const loginCommand = () =>
-  withConnection(new Command('login'))
+  requestTimeout(withConnection(new Command('login')))
     .description('store an access token in a profile, after checking it against Company Infos')
     .option('--token-stdin', 'read the token from stdin')
     .option('--token-file <path>', 'read the token from a file')
@@ -25,7 +25,7 @@ const logoutCommand = () =>
 export type LogoutFlags = FlagsOf<typeof logoutCommand>;
 
 const whoamiCommand = (name: 'whoami' | 'company') =>
-  withConnection(new Command(name))
+  apiCommand(new Command(name))
     .description('the company behind the token, balances included')
     .addHelpText('after', examples(`pinvoice ${name}`, `pinvoice ${name} --profile production --json | jq .balance_pix`));
 export type WhoamiFlags = FlagsOf<typeof whoamiCommand>;

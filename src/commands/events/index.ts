@@ -1,16 +1,16 @@
 // `pinvoice events list|resend`: the postback events of a charge and their deliveries.
 import { Command } from '@commander-js/extra-typings';
-import { examples, withConnection, type FlagsOf } from '../options.js';
+import { apiCommand, examples, type FlagsOf } from '../options.js';
 
 const listCommand = () =>
-  withConnection(new Command('list'))
+  apiCommand(new Command('list'))
     .description('every postback event of a charge, oldest first, with each delivery attempt')
     .argument('<id>', 'integer id or secureId (INV-…) of the charge')
     .addHelpText('after', examples('pinvoice events list 42', 'pinvoice events list 42 --json | jq -r ".[].state"'));
 export type EventsListFlags = FlagsOf<typeof listCommand>;
 
 const resendCommand = () =>
-  withConnection(new Command('resend'))
+  apiCommand(new Command('resend'))
     .description('send an event again now, to the URL it was recorded with, with a fresh retry budget')
     .argument('<event-id>', 'the evt_… id of the event')
     .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')

@@ -6,8 +6,8 @@ import type { EventsListFlags } from './index.js';
 export async function listEvents(id: string, flags: EventsListFlags): Promise<void> {
   const out = createOutput(flags);
   const { client } = await connect(flags);
-  const events = await client.listEvents(id.trim());
-  if (out.json) return out.jsonData(events);
+  const { raw, events } = await client.listEvents(id.trim());
+  if (out.json) return out.jsonData(raw);
   const { renderAttempts, renderEventTable } = await import('../../cli/render/events.js');
   const attempts = renderAttempts(events, out.palette);
   out.data([renderEventTable(events, out.palette, `Postbacks of ${id.trim()}`), attempts].filter((s) => s !== null).join('\n\n'));

@@ -7,10 +7,10 @@ export async function resendEvent(id: string, flags: ResendFlags): Promise<void>
   const out = createOutput(flags);
   const { client } = await connect(flags);
   const event = await client.resendEvent(id.trim(), flags.idempotencyKey);
-  if (out.json) return out.jsonData(event);
-  const [{ renderEvent }, { safeData }] = await Promise.all([import('../../cli/render/events.js'), import('../../cli/render/safe-text.js')]);
+  if (out.json) return out.jsonData(event.raw);
+  const [{ renderEvent }, { safeText }] = await Promise.all([import('../../cli/render/events.js'), import('../../cli/render/safe-text.js')]);
   out.data(renderEvent(event, out.palette));
   // the server's text, made safe before the message (whose guard keeps colour codes when colour is on)
-  const { id: eventId, url, invoice_id: invoiceId } = safeData(event);
-  out.message(`queued: ${eventId} goes to ${url} now (follow it with \`pinvoice events list ${invoiceId}\`)`);
+  const follow = event.invoiceId === undefined ? '' : ` (follow it with \`pinvoice events list ${safeText(event.invoiceId)}\`)`;
+  out.message(`queued: ${safeText(event.id ?? id.trim())} goes to ${safeText(event.url ?? 'its URL')} now${follow}`);
 }

@@ -3,10 +3,18 @@
 import type { CreateInvoiceRequest, ErrorDetail, Status } from '../../api/schemas.js';
 import { validateCreateRequest } from '../../api/validate.js';
 import type { InputLine } from '../../base/read-lines.js';
-import { ApiRequestError, NetworkError, UnexpectedResponseError } from '../../client/errors.js';
+import { ApiRequestError, NetworkError, RedirectError, UnexpectedResponseError } from '../../client/errors.js';
+import type { TransactionView } from '../../client/read/transaction.js';
 
 export type FailedLine = { line: number; ok: false; error: string; message: string; details: ErrorDetail[] };
-export type BatchResult = { line: number; ok: true; id: number; secureId: string; status: Status } | FailedLine;
+/** A created line: what the gateway said of the charge, null where it said nothing (production answers no integer id). */
+export type CreatedLine = { line: number; ok: true; id: number | string | null; secureId: string | null; status: Status | string | null };
+export type BatchResult = CreatedLine | FailedLine;
+
+export function createdLine(line: number, view: TransactionView): CreatedLine {
+  const id = view.id === undefined ? null : /^\d{1,15}$/.test(view.id) ? Number(view.id) : view.id;
+  return { line, ok: true, id, secureId: view.secureId ?? null, status: view.status ?? null };
+}
 
 /**
  * The line's Idempotency-Key: the same bytes give the same keys, so a second run of a file answers the
@@ -44,7 +52,7 @@ export function readLine(input: InputLine, now = new Date()): { request: CreateI
  */
 export function failedLine(line: number, error: unknown): FailedLine | undefined {
   if (error instanceof ApiRequestError) return failure(line, error.code, error.message, error.details);
-  if (error instanceof NetworkError) return failure(line, 'network', error.message);
+  if (error instanceof NetworkError || error instanceof RedirectError) return failure(line, 'network', error.message);
   if (error instanceof UnexpectedResponseError) return failure(line, 'unexpected_response', error.message);
   return undefined;
 }

@@ -14,7 +14,7 @@ import { connect } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
 import { safeJson } from '../../cli/render/safe-text.js';
 import { checkBatchFlags } from './batch-flags.js';
-import { batchKey, failedLine, failure, readLine, type BatchResult } from './batch-line.js';
+import { batchKey, createdLine, failedLine, failure, readLine, type BatchResult } from './batch-line.js';
 import { count, lines, startProgress, summaryLine, type Tally } from './batch-progress.js';
 import { createScheduler, type Scheduler } from './batch-run.js';
 import type { CreateFlags } from './index.js';
@@ -85,11 +85,11 @@ function lineSender({ client, source, scheduler, concurrency, tally }: Run) {
     }
     const answer = { replayed: false };
     try {
-      const tx = await client.createInvoice(read.request, batchKey(source.sha256, input.number), answer);
+      const { view } = await client.createInvoice(read.request, batchKey(source.sha256, input.number), answer);
       state.networkInARow = 0;
       if (answer.replayed) tally.replayed++;
       scheduler.succeeded();
-      return { line: input.number, ok: true, id: tx.id, secureId: tx.secureId, status: tx.status };
+      return createdLine(input.number, view);
     } catch (error) {
       return failed(input.number, error);
     }

@@ -10,6 +10,9 @@ import { checkSingleFlags } from './batch-flags.js';
 import { applyFlags, FLAG_FOR_PATH } from './create-input.js';
 import type { CreateFlags } from './index.js';
 import { postbacksOf, show } from './show.js';
+import type { Client, Created } from '../../client/index.js';
+import { ApiRequestError } from '../../client/errors.js';
+import type { TransactionView } from '../../client/read/transaction.js';
 
 function missingError(missing: string[]): CliError {
   const lines = missing.map((path) => `  ${path}${FLAG_FOR_PATH[path] ? `  (${FLAG_FOR_PATH[path]})` : ''}`);
@@ -43,6 +46,23 @@ export async function createInvoice(flags: CreateFlags): Promise<void> {
     throw new CliError(`the charge is not valid:\n${lines.join('\n')}`, EXIT.usage);
   }
   if (!connection) return out.jsonData(checked.value);
-  const tx = await connection.client.createInvoice(checked.value, flags.idempotencyKey);
-  await show(out, tx, { ...flags, baseUrl: connection.connection.baseUrl }, await postbacksOf(connection.client, tx, out));
+  const { client } = connection;
+  const tx = await recordOf(await client.createInvoice(checked.value, flags.idempotencyKey), client, out);
+  await show(out, tx, { ...flags, baseUrl: connection.connection.baseUrl }, await postbacksOf(client, tx, out));
+}
+
+/**
+ * The created charge's whole record: the answer's, or (production answers only its id, pix code and
+ * status) the one looked up by that id. A failed lookup does not fail the command: the charge exists,
+ * so what the answer said is shown, with why the rest is not.
+ */
+async function recordOf(created: Created, client: Client, out: Output): Promise<TransactionView> {
+  if (created.whole || created.view.ref === undefined) return created.view;
+  try {
+    return await client.getInvoice(created.view.ref);
+  } catch (error) {
+    const reason = error instanceof ApiRequestError ? error.describe() : (error as Error).message;
+    out.message(`the charge was created (${created.view.ref}), but looking up its whole record failed: ${reason}\nwhat the gateway answered to the create follows`);
+    return created.view;
+  }
 }

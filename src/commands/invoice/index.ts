@@ -1,16 +1,16 @@
 // `pinvoice invoice get|create|refund|3ds|open`: issue and inspect charges. Each action imports its
 // handler when it runs, so --help loads none of them.
 import { Command, Option } from '@commander-js/extra-typings';
-import { collect, examples, positiveSeconds, wholeNumber, withConnection, type FlagsOf } from '../options.js';
+import { apiCommand, collect, examples, positiveSeconds, wholeNumber, withConnection, withTokenFile, type FlagsOf } from '../options.js';
 
 const getCommand = () =>
-  withConnection(new Command('get'))
+  withTokenFile(withConnection(new Command('get')))
     .description('show a transaction: status, amounts, fee, payer, items, payment data, refunds, timeline')
     .argument('<id>', 'integer id or secureId (INV-…)')
     .option('--qr', 'draw the pix QR code (default: for pending pix charges on a terminal)')
     .option('--no-qr', 'never draw the QR code')
-    .option('--watch', 'poll until the status leaves pending/waiting_3ds; exit 0 when paid, 7 otherwise, 8 on timeout')
-    .addOption(new Option('--timeout <seconds>', 'give up watching after this long').default(300).argParser(positiveSeconds))
+    .option('--watch', 'poll until the charge reaches a final status; exit 0 when paid, 7 otherwise, 8 on timeout')
+    .addOption(new Option('--timeout <seconds>', 'with --watch: give up watching after this long (default 300); without: give up on a request with no answer after this long (default: $PINVOICE_TIMEOUT, else 20)').argParser(positiveSeconds))
     .addOption(new Option('--interval <seconds>', 'time between polls while watching').default(2).argParser(positiveSeconds))
     .addHelpText('after', examples(
       'pinvoice invoice get 42',
@@ -20,7 +20,7 @@ const getCommand = () =>
 export type GetFlags = FlagsOf<typeof getCommand>;
 
 const createCommand = () =>
-  withConnection(new Command('create'))
+  apiCommand(new Command('create'))
     .description('issue a charge from a JSON file or stdin, from flags, or interactively; or many, one per line of --batch')
     .option('--file <path>', 'JSON create request; - reads stdin (flags override its fields)')
     .option('--batch <path>', 'NDJSON: one create request per line, - reads stdin; one result line per request (exit 10 if any failed)')
@@ -64,7 +64,7 @@ const createCommand = () =>
 export type CreateFlags = FlagsOf<typeof createCommand>;
 
 const refundCommand = () =>
-  withConnection(new Command('refund'))
+  apiCommand(new Command('refund'))
     .description('refund a paid charge, wholly (default) or in part; answers the record')
     .argument('<id>', 'integer id or secureId')
     .option('--amount <reais>', 'amount to refund, typed as 12,50 or 12.50 (default: all that is left)')
@@ -74,7 +74,7 @@ const refundCommand = () =>
 export type RefundFlags = FlagsOf<typeof refundCommand>;
 
 const threeDsCommand = () =>
-  withConnection(new Command('3ds'))
+  apiCommand(new Command('3ds'))
     .description('complete a card charge waiting for 3-D Secure with its authentication values')
     .argument('<id>', 'integer id or secureId')
     .option('--cavv <value>', 'cardholder authentication verification value')
@@ -88,7 +88,7 @@ const threeDsCommand = () =>
 export type ThreeDsFlags = FlagsOf<typeof threeDsCommand>;
 
 const openCommand = () =>
-  withConnection(new Command('open'))
+  apiCommand(new Command('open'))
     .description("open the charge's checkout page (what the payer sees) in the default browser; its URL is printed too")
     .argument('<id>', 'integer id or secureId')
     .option('--print', 'only print the URL (also what happens when there is no browser to open)')

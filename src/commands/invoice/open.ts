@@ -3,6 +3,7 @@
 // or no opener), and in any case on stdout, so scripts can always read it.
 import { spawn } from 'node:child_process';
 import { connect } from '../../cli/context.js';
+import { CliError, EXIT } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { checkoutUrl } from '../../client/checkout-url.js';
 import type { OpenFlags } from './index.js';
@@ -33,8 +34,9 @@ export async function openInvoice(id: string, flags: OpenFlags): Promise<void> {
   const out = createOutput(flags);
   const { client, connection } = await connect(flags);
   const tx = await client.getInvoice(id.trim());
-  const url = checkoutUrl(connection.baseUrl, tx.invoice.token_checkout);
-  if (out.json) return out.jsonData({ url, token_checkout: tx.invoice.token_checkout });
+  if (tx.checkoutToken === undefined) throw new CliError(`the record of charge ${id.trim()} at ${connection.baseUrl} holds no checkout token (invoice.token_checkout): there is no checkout page to open`, EXIT.notFound);
+  const url = checkoutUrl(connection.baseUrl, tx.checkoutToken);
+  if (out.json) return out.jsonData({ url, token_checkout: tx.checkoutToken });
   const how = flags.print ? undefined : opener(url);
   const opened = how !== undefined && (await launch(how));
   out.data(url);

@@ -1,8 +1,10 @@
 // `pinvoice sandbox chaos [show|set FLAGS|clear]`: the faults injected into the company's postbacks.
-import type { ChaosRequest, ChaosRule } from '../../api/sandbox.js';
+import type { ChaosRequest } from '../../api/sandbox.js';
+import type { ChaosView } from '../../client/read/serve-answers.js';
 import { connect } from '../../cli/context.js';
 import { usageError } from '../../cli/errors.js';
 import { createOutput, type Output } from '../../cli/output.js';
+import { safeText } from '../../cli/render/safe-text.js';
 import { keyValueTable, section } from '../../cli/render/table.js';
 import type { ChaosFlags } from './index.js';
 
@@ -27,17 +29,17 @@ function ruleOf(flags: ChaosFlags): ChaosRequest {
   return rule;
 }
 
-function render(out: Output, rule: ChaosRule): void {
-  if (out.json) return out.jsonData(rule);
-  const on = (value: boolean) => (value ? out.palette.warn('on') : 'off');
+function render(out: Output, rule: ChaosView): void {
+  if (out.json) return out.jsonData(rule.raw);
+  const on = (value: boolean | undefined) => (value ? out.palette.warn('on') : 'off');
   const rows: [string, string][] = [
     ['chaos', rule.active ? out.palette.warn('active') : out.palette.ok('off: postbacks are delivered faithfully')],
-    ['applies to', rule.invoice_id ?? 'every charge of the company'],
+    ['applies to', rule.invoiceId === undefined ? 'every charge of the company' : safeText(rule.invoiceId)],
     ['duplicate', on(rule.duplicate)],
-    ['delay', rule.delay_ms > 0 ? out.palette.warn(`${rule.delay_ms} ms`) : 'off'],
+    ['delay', rule.delayMs ? out.palette.warn(`${rule.delayMs} ms`) : 'off'],
     ['reorder', on(rule.reorder)],
-    ['drop first', rule.drop_first > 0 ? out.palette.warn(`${rule.drop_first} attempt(s) of each event`) : 'off'],
-    ['bad signature', on(rule.bad_signature)],
+    ['drop first', rule.dropFirst ? out.palette.warn(`${rule.dropFirst} attempt(s) of each event`) : 'off'],
+    ['bad signature', on(rule.badSignature)],
   ];
   out.data(section('Postback chaos', keyValueTable(rows, out.palette), out.palette));
 }

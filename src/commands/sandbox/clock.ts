@@ -1,10 +1,11 @@
 // `pinvoice sandbox clock [show|advance DURATION|set ISO|reset]`: the company's sandbox time.
-import type { SandboxClock } from '../../api/sandbox.js';
+import type { ClockView } from '../../client/read/serve-answers.js';
 import { connect } from '../../cli/context.js';
 import { formatDuration, parseDuration } from '../../cli/duration.js';
 import { usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
-import { dateTime } from '../../cli/render/format.js';
+import { dateTime, DASH } from '../../cli/render/format.js';
+import { safeText } from '../../cli/render/safe-text.js';
 import { keyValueTable, section } from '../../cli/render/table.js';
 import type { ClockFlags } from './index.js';
 
@@ -28,7 +29,8 @@ function checked(action: string, value: string | undefined): { action: (typeof A
   return { action: action as (typeof ACTIONS)[number], iso: value };
 }
 
-const offsetText = (clock: SandboxClock) => (clock.offset_seconds === 0 ? 'real time' : `${formatDuration(clock.offset_seconds)} ahead of real time`);
+const offsetText = (clock: ClockView) =>
+  clock.offsetSeconds === undefined ? DASH : clock.offsetSeconds === 0 ? 'real time' : `${formatDuration(clock.offsetSeconds)} ahead of real time`;
 
 export async function clock(action = 'show', value: string | undefined, flags: ClockFlags): Promise<void> {
   const request = checked(action, value);
@@ -38,6 +40,7 @@ export async function clock(action = 'show', value: string | undefined, flags: C
     : request.action === 'set' ? await client.clockSet(request.iso ?? '')
       : request.action === 'reset' ? await client.clockReset()
         : await client.clockShow();
-  if (out.json) return out.jsonData(result);
-  out.data(section('Sandbox clock', keyValueTable([['now', `${dateTime(result.now)} (${result.now})`], ['offset', offsetText(result)]], out.palette), out.palette));
+  if (out.json) return out.jsonData(result.raw);
+  const now = result.now === undefined ? DASH : `${dateTime(result.now)} (${safeText(result.now)})`;
+  out.data(section('Sandbox clock', keyValueTable([['now', now], ['offset', offsetText(result)]], out.palette), out.palette));
 }

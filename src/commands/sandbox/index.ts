@@ -3,7 +3,7 @@
 // clock, inject postback faults, list the magic values. Each action imports its handler when it runs.
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../../domain/status.js';
-import { examples, withConnection, wholeNumber, type FlagsOf } from '../options.js';
+import { apiCommand, examples, wholeNumber, type FlagsOf } from '../options.js';
 
 const HELP: Record<SandboxAction, string> = {
   pay: 'pay a pending charge (or one waiting for 3-D Secure)',
@@ -13,14 +13,14 @@ const HELP: Record<SandboxAction, string> = {
 };
 
 const actionCommand = (action: SandboxAction) =>
-  withConnection(new Command(action))
+  apiCommand(new Command(action))
     .description(HELP[action])
     .argument('<id>', 'integer id or secureId')
     .addHelpText('after', examples(`pinvoice sandbox ${action} 42`));
 export type SandboxFlags = FlagsOf<typeof actionCommand>;
 
 const clockCommand = () =>
-  withConnection(new Command('clock'))
+  apiCommand(new Command('clock'))
     .description("show or move the company's sandbox clock, which pix expiry, boleto due dates, postback retries and every timestamp follow")
     .argument('[action]', 'show (default), advance <duration>, set <ISO time>, reset')
     .argument('[value]', 'advance: a duration such as 90s, 2h, 3d, 1h30m; set: an ISO 8601 time such as 2026-12-24T12:00:00Z')
@@ -34,7 +34,7 @@ const clockCommand = () =>
 export type ClockFlags = FlagsOf<typeof clockCommand>;
 
 const chaosCommand = () =>
-  withConnection(new Command('chaos'))
+  apiCommand(new Command('chaos'))
     .description('show, set or clear the faults injected into postback deliveries (sandbox): duplicates, delays, reordering, dropped attempts, bad signatures')
     .argument('[action]', 'show (default), set, clear')
     .option('--duplicate', 'send each postback twice')
@@ -60,7 +60,7 @@ function delayMs(value: string): number {
 }
 
 const scenariosCommand = () =>
-  withConnection(new Command('scenarios'))
+  apiCommand(new Command('scenarios'))
     .description('list every magic value that decides an outcome: test cards, card tokens, 3-D Secure values, what pix and boleto charges do')
     .addHelpText('after', examples('pinvoice sandbox scenarios', 'pinvoice sandbox scenarios --json | jq -r \'.[] | select(.kind == "card") | .value\''));
 export type ScenariosFlags = FlagsOf<typeof scenariosCommand>;

@@ -1,12 +1,12 @@
 // `pinvoice webhooks listen|verify|secret`: receive, check and inspect postbacks. Each action imports
 // its handler when it runs, so --help loads none of them.
 import { Command, Option } from '@commander-js/extra-typings';
-import { examples, port, positiveSeconds, wholeNumber, withConnection, type FlagsOf } from '../options.js';
+import { apiCommand, examples, port, positiveSeconds, wholeNumber, withConnection, withTokenFile, type FlagsOf } from '../options.js';
 
 const SECRET_HELP = 'file holding the webhook secret; - reads stdin (default: $PINVOICE_WEBHOOK_SECRET, else asked of the profile’s server)';
 
 const listenCommand = () =>
-  withConnection(new Command('listen'))
+  withTokenFile(withConnection(new Command('listen')))
     .description('a local postback receiver: checks each signature, prints each event, optionally forwards it to your app')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4020).argParser(port))
@@ -23,7 +23,7 @@ const listenCommand = () =>
 export type ListenFlags = FlagsOf<typeof listenCommand>;
 
 const verifyCommand = () =>
-  withConnection(new Command('verify'))
+  apiCommand(new Command('verify'))
     .description('check a saved postback body against its signature header; exit 0 valid, 9 not')
     .requiredOption('--body <path>', 'the raw body exactly as received; - reads stdin')
     .requiredOption('--signature <header>', 'either header’s value: Pinvoice-Signature (t=…,v1=…) or X-Webhook-Signature (64 hex digits)')
@@ -37,7 +37,7 @@ const verifyCommand = () =>
 export type VerifyFlags = FlagsOf<typeof verifyCommand>;
 
 const secretCommand = () =>
-  withConnection(new Command('secret'))
+  apiCommand(new Command('secret'))
     .description("print the company's webhook secret, to configure your postback handler")
     .addHelpText('after', examples('pinvoice webhooks secret', 'export PINVOICE_WEBHOOK_SECRET="$(pinvoice webhooks secret)"'));
 export type SecretFlags = FlagsOf<typeof secretCommand>;

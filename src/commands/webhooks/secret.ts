@@ -8,9 +8,9 @@ import type { SecretFlags } from './index.js';
 export async function printSecret(flags: SecretFlags): Promise<void> {
   const out = createOutput(flags);
   const { client } = await connect(flags);
-  const secret = await client.webhookSecret();
-  if (out.json) return out.jsonData(secret);
-  out.data(secret.webhook_secret);
+  const { raw, secret } = await client.webhookSecret();
+  if (out.json) return out.jsonData(raw);
+  out.data(secret);
 }
 
 /** The webhook secret: --secret-file, else PINVOICE_WEBHOOK_SECRET, else asked of the profile's server. */
@@ -23,7 +23,7 @@ export async function resolveSecret(flags: CommonFlags & { secretFile?: string |
   if (env.PINVOICE_WEBHOOK_SECRET) return env.PINVOICE_WEBHOOK_SECRET.trim();
   try {
     const { client } = await connect(flags);
-    return (await client.webhookSecret()).webhook_secret;
+    return (await client.webhookSecret()).secret;
   } catch (error) {
     if (error instanceof CliError && error.exitCode === EXIT.auth) {
       throw new CliError(`${error.message}; or give the webhook secret with --secret-file or PINVOICE_WEBHOOK_SECRET`, EXIT.auth);
