@@ -3,10 +3,12 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { EXIT_CODE_HELP } from './cli/errors.js';
 import { authGroup } from './commands/auth/index.js';
+import { boletoGroup } from './commands/boleto/index.js';
 import { completionGroup } from './commands/completion/index.js';
 import { eventsGroup } from './commands/events/index.js';
 import { invoiceGroup } from './commands/invoice/index.js';
 import { openapiGroup } from './commands/openapi/index.js';
+import { pixGroup } from './commands/pix/index.js';
 import { profileGroup } from './commands/profile/index.js';
 import { sandboxGroup } from './commands/sandbox/index.js';
 import { serveGroup } from './commands/serve/index.js';
@@ -25,7 +27,7 @@ export function buildProgram(version: string): Command {
     .enablePositionalOptions()
     .addHelpText('after', `\n${EXIT_CODE_HELP}\n`);
   for (const command of authGroup()) program.addCommand(command);
-  const groups: CommandUnknownOpts[] = [profileGroup(), invoiceGroup(), sandboxGroup(), webhooksGroup(), eventsGroup(), serveGroup(), openapiGroup(), completionGroup()];
+  const groups: CommandUnknownOpts[] = [profileGroup(), invoiceGroup(), sandboxGroup(), webhooksGroup(), eventsGroup(), pixGroup(), boletoGroup(), serveGroup(), openapiGroup(), completionGroup()];
   for (const group of groups) program.addCommand(group);
   forEachCommand(program, (command) => command.exitOverride().showHelpAfterError('(run with --help for usage)'));
   return program;

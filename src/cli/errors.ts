@@ -12,6 +12,7 @@ export const EXIT = {
   watchTimeout: 8,
   invalidSignature: 9,
   batchFailed: 10,
+  invalidCode: 11,
   cancelled: 130,
 } as const;
 
@@ -31,6 +32,7 @@ export const EXIT_CODE_HELP = `Exit codes:
        webhooks listen --count: fewer events than asked when --timeout ran out
   9    webhooks verify: the signature does not match (or is too old)
   10   invoice create --batch: some lines failed (their result lines say why)
+  11   pix decode / boleto decode: the code breaks a rule (each is named)
   130  cancelled (Ctrl-C)`;
 
 export class CliError extends Error {
