@@ -13,7 +13,7 @@ const REQUESTS = {
   ClockAdvanceRequest: X.ClockAdvanceRequest, ClockSetRequest: X.ClockSetRequest, ChaosRequest: X.ChaosRequest,
 };
 const RESPONSES = {
-  Transaction: S.Transaction, CreateInvoiceResponse: S.CreateInvoiceResponse, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
+  Transaction: S.Transaction, InvoiceList: S.InvoiceList, SearchTransactionAnswer: S.SearchTransactionAnswer, CreateInvoiceResponse: S.CreateInvoiceResponse, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
   WebhookSecret: P.WebhookSecret, WebhookEvent: P.WebhookEvent, EventList: P.EventList, PostbackBody: P.PostbackBody,
   SandboxClock: X.SandboxClock, ChaosRule: X.ChaosRule, ScenarioList: X.ScenarioList,
 };
@@ -54,7 +54,7 @@ function parameters(op: Operation): Json[] {
     name, in: 'path', required: true, description, schema: { type: 'string' },
   }));
   const query = Object.entries(op.query ?? {}).map(([name, q]) => ({
-    name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' },
+    name, in: 'query', required: q.required, description: q.description, schema: q.schema ?? { type: 'string' },
   }));
   const idempotency = op.idempotent
     ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Retries with the same key and body within 24 hours answer the first response again.', schema: { type: 'string', maxLength: 255 } }]

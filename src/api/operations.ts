@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS } from '../domain/status.js';
 import { EventList, WebhookEvent, WebhookSecret } from './postbacks.js';
 import { ChaosRequest, ChaosRule, ClockAdvanceRequest, ClockSetRequest, SandboxClock, ScenarioList } from './sandbox.js';
-import { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, Health, PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from './schemas.js';
+import { SEARCH_PARAMETERS } from './invoice-query.js';
+import { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, Health, PublicInvoice, RefundRequest, SearchTransactionAnswer, ThreeDSRequest, Transaction } from './schemas.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -23,7 +24,7 @@ export interface Operation {
   /** only on `pinvoice serve` (a pinvoice extension, not a sandbox control): what it is called when a gateway lacks it */
   extension?: string;
   pathParams?: Record<string, string>;
-  query?: Record<string, { description: string; required: boolean }>;
+  query?: Record<string, { description: string; required: boolean; schema?: Record<string, unknown> }>;
   body?: z.ZodType;
   /** POST operations that accept the Idempotency-Key header */
   idempotent?: boolean;
@@ -53,12 +54,15 @@ export const OPERATIONS = [
   {
     id: 'searchTransaction',
     name: 'Search Transaction',
-    summary: 'Returns one transaction record, selected by the query parameter `id`.',
+    summary: 'Returns one transaction record, selected by the query parameter `id`. Without `id` (a pinvoice serve extension; '
+      + "production offers none): a page of the company's charges, newest first, `{data: [record…], next_cursor}`, narrowed by the "
+      + 'filters given (combined with AND) and continued with `cursor`; or the one charge of a pix code, checkout token or boleto line. '
+      + '`id` and each search stand alone; an unknown parameter, one given twice or a value of the wrong form is a 422 at `query.<name>`.',
     method: 'GET',
     path: '/api/v2/invoices',
     auth: 'bearer',
-    query: { id: { description: ID_PARAM.id, required: true } },
-    response: Transaction,
+    query: Object.fromEntries(Object.entries(SEARCH_PARAMETERS).map(([name, { description, schema }]) => [name, { description, required: false, schema }])),
+    response: SearchTransactionAnswer,
     errors: [401, 404, 422],
   },
   {

@@ -316,6 +316,19 @@ export const Transaction = z.object({
   timeline: z.array(TimelineEntry),
 });
 
+/** A page of the company's charges: Search Transaction without `id`, a pinvoice serve extension. */
+export const InvoiceList = z.object({
+  data: z.array(Transaction).describe('transaction records, each exactly as Search Transaction answers it by id; newest first (createdAt, then id, descending)'),
+  next_cursor: z.string().nullable().describe('opaque: pass it as `cursor` for the next page; null on the last page'),
+}).describe(
+  'pinvoice serve extension (the production gateway offers no listing): a page of the company\'s charges, newest first, '
+  + 'narrowed by the filters given; or, for a search by pix code, checkout token or boleto line, the one charge found (or none) and a null next_cursor.',
+);
+
+/** Search Transaction answers one bare record when given `id`, a page of records without it. */
+export const SearchTransactionAnswer = z.xor([Transaction, InvoiceList])
+  .describe('With `id`: the bare transaction record, as production answers. Without it: a page of records (InvoiceList, a pinvoice serve extension).');
+
 /** The payer's view (invoices public area): what a payer needs to pay, nothing more. */
 export const PublicInvoice = z.object({
   secureId: z.string(),
@@ -390,6 +403,7 @@ export type Boleto = z.infer<typeof Boleto>;
 export type Refund = z.infer<typeof Refund>;
 export type FinancialMovement = z.infer<typeof FinancialMovement>;
 export type Transaction = z.infer<typeof Transaction>;
+export type InvoiceList = z.infer<typeof InvoiceList>;
 export type CreateInvoiceResponse = z.infer<typeof CreateInvoiceResponse>;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export type ErrorDetail = z.infer<typeof ErrorDetail>;

@@ -227,3 +227,33 @@ export function isValidPixCode(code: string): boolean {
     throw error;
   }
 }
+
+/**
+ * The last segment of a dynamic code's location (field 26.25 of the pix account): the charge's txid
+ * on pinvoice serve. Read from the head of the code only, tolerantly: the fields after the merchant
+ * account (name, city, CRC) may hold spaces a paste lost or added, which this does not need.
+ */
+export function locationTxid(code: string): string | null {
+  for (let pos = 0; pos + 4 <= code.length; ) {
+    const id = Number(code.slice(pos, pos + 2));
+    const length = Number(code.slice(pos + 2, pos + 4));
+    const value = code.slice(pos + 4, pos + 4 + length);
+    if (!/^\d{4}$/.test(code.slice(pos, pos + 4)) || value.length !== length || id > 51) return null;
+    if (id >= 26) {
+      const children = parseOrNull(value);
+      const url = children && valueOf(children, '00')?.toLowerCase() === PIX_GUI ? valueOf(children, '25') : null;
+      if (url) return url.split('/').filter(Boolean).at(-1)?.split('?')[0] || null;
+    }
+    pos += 4 + length;
+  }
+  return null;
+}
+
+function parseOrNull(value: string): PixField[] | null {
+  try {
+    return parseTlvs(value, 'account');
+  } catch (error) {
+    if (error instanceof PixCodeError) return null;
+    throw error;
+  }
+}

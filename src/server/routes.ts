@@ -5,6 +5,7 @@ import type { OperationId } from '../api/operations.js';
 import { buildOpenApi } from '../api/openapi.js';
 import { ChaosRequest, ClockAdvanceRequest, ClockSetRequest } from '../api/sandbox.js';
 import { RefundRequest, ThreeDSRequest } from '../api/schemas.js';
+import { parseInvoiceQuery } from '../api/invoice-query.js';
 import { parseWith, validateCreateRequest } from '../api/validate.js';
 import { SCENARIOS } from '../domain/scenarios.js';
 import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../domain/status.js';
@@ -13,6 +14,7 @@ import type { Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { createdAnswer, createInvoice } from './invoices/create.js';
 import { complete3ds, lookupInvoice, publicView, refundInvoice, sandboxAction } from './invoices/lifecycle.js';
+import { listInvoices, searchInvoice } from './invoices/list.js';
 import { toEnterprise } from './invoices/record.js';
 import { getEvent, listEvents, resendEvent, webhookSecret } from './postbacks/history.js';
 import { clearChaos, getChaos, putChaos } from './sandbox/chaos.js';
@@ -65,10 +67,14 @@ export const HANDLERS: Record<OperationId, Handler> = {
     return { status: 200, body: createdAnswer(record) };
   },
   async searchTransaction(input) {
-    const { id } = input.request.query as { id?: string | string[] };
-    if (id === undefined || id === '') throw validationFailed([{ path: 'query.id', message: 'is required' }]);
-    if (Array.isArray(id)) throw validationFailed([{ path: 'query.id', message: 'must be given once' }]);
-    return lookup(input, id);
+    const parsed = parseInvoiceQuery(input.request.query as Record<string, unknown>);
+    if (!parsed.ok) throw validationFailed(parsed.details);
+    const query = parsed.value;
+    if (query.kind === 'id') return lookup(input, query.id);
+    // without id: a pinvoice serve extension, a page of the company's charges or the one a key is of
+    const company = requireCompany(input.company);
+    const body = query.kind === 'list' ? await listInvoices(input.ctx, company, query) : await searchInvoice(input.ctx, company, query.search);
+    return { status: 200, body };
   },
   async getTransaction(input) {
     return lookup(input, idParam(input.request));

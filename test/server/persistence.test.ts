@@ -24,6 +24,13 @@ async function downgradeTo4(server: TestServer): Promise<void> {
   const setBody = db.prepare('UPDATE events SET body = ? WHERE id = ?');
   for (const event of events) setBody.run(JSON.stringify(payloads.get(event.public_id)), event.id);
   db.exec(`
+    DROP INDEX invoices_listed;
+    DROP INDEX invoices_status;
+    DROP INDEX invoices_customer;
+    DROP INDEX invoices_payer_email;
+    DROP INDEX invoices_external_ref;
+    DROP INDEX invoices_pix_txid;
+    DROP INDEX invoices_boleto_barcode;
     DROP INDEX invoices_expiry_company;
     ALTER TABLE companies DROP COLUMN clock_offset_ms;
     ALTER TABLE companies DROP COLUMN chaos;

@@ -212,6 +212,12 @@ describe('makeCheckoutToken and makeTxid', () => {
 describe('checkout tokens that sort by creation time', () => {
   const random48 = Uint8Array.from({ length: 48 }, (_, i) => i);
 
+  it('and pix txids made the same way: new ones land at the end of the txid index', () => {
+    const at = new Date('2026-11-23T08:00:00.000Z');
+    expect(makeTxid(random48, at)).toBe(makeCheckoutToken(random48, at));
+    expect(makeTxid(random48, at) < makeTxid(random48, new Date(at.getTime() + 1))).toBe(true);
+  });
+
   it('begin with 8 symbols of the time and end with 24 random letters and digits', () => {
     const token = makeCheckoutToken(random48, new Date('2026-11-23T08:00:00.000Z'));
     expect(token).toMatch(/^[A-Za-z0-9]{32}$/);

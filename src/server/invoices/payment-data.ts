@@ -25,7 +25,7 @@ export interface MethodData {
 const NONE = { pix_code: null, pix_txid: null, boleto: null, card: null, expires_at: null, installments: 1 };
 
 export function pixData(ctx: ServerContext, company: Company, request: CreateInvoiceRequest, now: Date): MethodData {
-  const txid = makeTxid(ctx.random(64));
+  const txid = makeTxid(ctx.random(64), now);
   const code = buildPixCode({
     merchantName: company.fantasy_name,
     merchantCity: company.address_city,

@@ -6,6 +6,8 @@
 // - the store's own repositories read, and never take a write lock: each call is one consistent read;
 // - `transaction(fn)` hands fn repositories that also write; all of fn's writes commit together or
 //   none do. Writes exist only inside a transaction.
+import type { Position } from '../../api/cursor.js';
+import type { ListFilter } from '../../api/invoice-query.js';
 import type { Card, Fee, FinancialMovement, Payer, ResponseItem } from '../../api/schemas.js';
 import type { EventType } from '../../api/postbacks.js';
 import type { FeeSchedule } from '../../domain/fees.js';
@@ -250,11 +252,34 @@ export interface CompanyReads {
   aheadClocks(): Promise<{ id: number; clock_offset_ms: number }[]>;
 }
 
+/**
+ * Which charges of a company a page holds: the listing's filters, and the keys a charge is found by
+ * (its checkout token, its pix txid, its boleto barcode). Every member given narrows it (AND).
+ */
+export interface InvoiceFilter extends ListFilter {
+  token_checkout?: string;
+  pix_txid?: string;
+  boleto_barcode?: string;
+}
+
+export interface InvoicePageRequest {
+  filter: InvoiceFilter;
+  /** the page starts after this charge, in the listing's order; null: from the newest */
+  after: Position | null;
+  limit: number;
+}
+
 export interface InvoiceReads {
   /** By integer id or secureId, within one company only. */
   find(companyId: number, ref: string): Promise<Invoice | undefined>;
   /** The charge and everything its record shows, in one consistent read; `month` as for totals. */
   aggregate(companyId: number, ref: string, month: string): Promise<InvoiceAggregate | undefined>;
+  /**
+   * Up to `limit` charges of the company that match, newest first (created_at, then id, descending),
+   * each with everything its record shows, in one consistent read; `month` as for totals. Selective
+   * filters go by an index; a page costs the same however deep it starts.
+   */
+  list(companyId: number, page: InvoicePageRequest, month: string): Promise<InvoiceAggregate[]>;
   byCheckoutToken(token: string): Promise<Invoice | undefined>;
   /** Pending charges whose time is up, oldest first; of one company only when `companyId` is given. */
   dueForExpiry(now: string, limit: number, companyId?: number): Promise<Invoice[]>;

@@ -169,4 +169,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE delivery_attempts ADD COLUMN injected TEXT;
   CREATE INDEX invoices_expiry_company ON invoices(company_id, expires_at) WHERE status = 'pending';
   `,
+  // 3: finding charges (SQLite's schema 8): a page of a company's charges is a walk down one index from
+  // where the last page ended, (created_at, id) at the end of each; the selective filters have their
+  // own, led by the company; a key (pix txid, boleto barcode) finds one charge and needs no order.
+  // The expressions are spelled as postgres/charges.ts queries them.
+  `
+  CREATE INDEX invoices_listed ON invoices(company_id, created_at, id);
+  CREATE INDEX invoices_status ON invoices(company_id, status, created_at, id);
+  CREATE INDEX invoices_customer ON invoices(company_id, customer_id, created_at, id);
+  CREATE INDEX invoices_payer_email ON invoices(company_id, lower(payer::json ->> 'email'), created_at, id);
+  CREATE INDEX invoices_external_ref ON invoices(company_id, external_ref, created_at, id) WHERE external_ref IS NOT NULL;
+  CREATE INDEX invoices_pix_txid ON invoices(company_id, pix_txid) WHERE pix_txid IS NOT NULL;
+  CREATE INDEX invoices_boleto_barcode ON invoices(company_id, (boleto::json ->> 'barcode')) WHERE boleto IS NOT NULL;
+  `,
 ];

@@ -10,10 +10,10 @@ import {
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
+import { AGGREGATE_BY_ID, AGGREGATE_BY_SECURE_ID, pageStatement, toAggregate } from './charges.js';
 import {
   TokenNameTaken,
-  type Access, type CompanyTotals, type Customer, type EventSnapshot, type InvoiceAggregate,
-  type Movement, type NewInvoice, type Refund, type TimelineEntry, type Writes,
+  type Access, type CompanyTotals, type Customer, type EventSnapshot, type InvoiceAggregate, type NewInvoice, type Writes,
 } from '../port.js';
 
 export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
@@ -28,45 +28,6 @@ function prepared(text: string, values: unknown[]): pg.QueryConfig {
     statementNames.set(text, name);
   }
   return { name, text, values };
-}
-
-/**
- * A charge with everything its record shows, in one statement (one round trip, one snapshot): the
- * invoice, its customer's times, the company's totals, and its timeline, refunds and movements as
- * JSON arrays (refunds and movements only when it has any).
- */
-const AGGREGATE = (by: 'id' | 'secure_id') => `SELECT i.*, c.created_at AS x_customer_created_at, c.updated_at AS x_customer_updated_at,
-    t.balance_pix AS x_balance_pix, t.balance_card AS x_balance_card, t.balance_bank_slip AS x_balance_bank_slip, t.paid_total AS x_paid_total,
-    COALESCE(m.total, 0) AS x_paid_month,
-    (SELECT COALESCE(json_agg(json_build_object('id', l.id, 'status', l.status, 'note', l.note, 'at', l.at, 'by', k.name) ORDER BY l.id), '[]')
-      FROM timeline l LEFT JOIN api_tokens k ON k.id = l.token_id WHERE l.invoice_id = i.id) AS x_timeline,
-    CASE WHEN i.refunded_amount > 0 THEN (SELECT json_agg(json_build_object('id', r.id, 'amount', r.amount, 'reason', r.reason, 'created_at', r.created_at) ORDER BY r.id)
-      FROM refunds r WHERE r.invoice_id = i.id) END AS x_refunds,
-    CASE WHEN i.paid_at IS NOT NULL THEN (SELECT json_agg(json_build_object('id', f.id, 'type', f.type, 'amount', f.amount, 'balance', f.balance,
-        'description', f.description, 'created_at', f.created_at) ORDER BY f.id)
-      FROM financial_movements f WHERE f.invoice_id = i.id) END AS x_movements
-  FROM invoices i
-  JOIN customers c ON c.id = i.customer_id
-  LEFT JOIN company_totals t ON t.company_id = i.company_id
-  LEFT JOIN company_paid_months m ON m.company_id = i.company_id AND m.month = $3
-  WHERE i.company_id = $1 AND i.${by} = $2`;
-const AGGREGATE_BY_ID = AGGREGATE('id');
-const AGGREGATE_BY_SECURE_ID = AGGREGATE('secure_id');
-
-function toAggregate(row: Row): InvoiceAggregate {
-  const invoice = toInvoice(row);
-  const totals: CompanyTotals = row.x_balance_pix === null || row.x_balance_pix === undefined
-    ? NO_TOTALS
-    : { balance_pix: row.x_balance_pix as number, balance_card: row.x_balance_card as number, balance_bank_slip: row.x_balance_bank_slip as number,
-      paid_total: row.x_paid_total as number, paid_month: row.x_paid_month as number };
-  return {
-    invoice,
-    customer: { id: invoice.customer_id, created_at: row.x_customer_created_at as string, updated_at: row.x_customer_updated_at as string },
-    timeline: row.x_timeline as unknown as TimelineEntry[],
-    refunds: (row.x_refunds as unknown as Refund[] | null) ?? [],
-    movements: (row.x_movements as unknown as Movement[] | null) ?? [],
-    totals,
-  };
 }
 
 /** An ISO timestamp of ours as an SQL literal (checked: nothing else may be written into SQL text). */
@@ -182,6 +143,10 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
           ? await one(AGGREGATE_BY_ID, [companyId, Number(ref), month])
           : await one(AGGREGATE_BY_SECURE_ID, [companyId, ref, month]);
         return row && toAggregate(row);
+      },
+      async list(companyId, page, month) {
+        const { text, values } = pageStatement(companyId, page, month);
+        return (await rows(text, values)).map(toAggregate);
       },
       async byCheckoutToken(token) {
         const row = await one('SELECT * FROM invoices WHERE token_checkout = $1', [token]);

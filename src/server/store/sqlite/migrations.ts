@@ -264,4 +264,20 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE delivery_attempts ADD COLUMN injected TEXT;
   CREATE INDEX invoices_expiry_company ON invoices(company_id, expires_at) WHERE status = 'pending';
   `,
+  // 8: finding charges (GET /api/v2/invoices without id). A page of a company's charges, newest first,
+  // is a walk down one index from where the last page ended (created_at, then id: every index ends in
+  // the rowid), so a deep page costs what the first does. The selective filters each have their own,
+  // led by the company: the page is theirs to drive, and their charges come in the listing's order.
+  // The payer's document goes by the customer (unique per company and document). A key finds one
+  // charge (the pix code by its txid, the boleto line by its barcode): its index needs no order.
+  // The expressions are spelled as sqlite/charges.ts queries them.
+  `
+  CREATE INDEX invoices_listed ON invoices(company_id, created_at);
+  CREATE INDEX invoices_status ON invoices(company_id, status, created_at);
+  CREATE INDEX invoices_customer ON invoices(company_id, customer_id, created_at);
+  CREATE INDEX invoices_payer_email ON invoices(company_id, lower(payer ->> '$.email'), created_at);
+  CREATE INDEX invoices_external_ref ON invoices(company_id, external_ref, created_at) WHERE external_ref IS NOT NULL;
+  CREATE INDEX invoices_pix_txid ON invoices(company_id, pix_txid) WHERE pix_txid IS NOT NULL;
+  CREATE INDEX invoices_boleto_barcode ON invoices(company_id, (boleto ->> '$.barcode')) WHERE boleto IS NOT NULL;
+  `,
 ];

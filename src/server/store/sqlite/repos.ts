@@ -6,13 +6,14 @@ import { maskToken } from '../../../domain/secrets.js';
 import { TokenNameTaken } from '../port.js';
 import type {
   Access, AttemptOutcome, BalanceName, CompanyProfile, CompanyTotals, Customer, EventSnapshot, FeeSchedules,
-  InvoiceAggregate, Movement, NewAttempt, NewEvent, NewMovement, Refund, StatusChange, StoredAnswer, TimelineEntry, Writes,
+  NewAttempt, NewEvent, NewMovement, StatusChange, StoredAnswer, Writes,
 } from '../port.js';
 import {
   BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
+import { createChargeReads } from './charges.js';
 import type { Db } from './database.js';
 
 export function createRepos(db: Db): Writes {
@@ -69,13 +70,6 @@ export function createRepos(db: Db): Writes {
   const invoiceById = q<[number, number]>('SELECT * FROM invoices WHERE company_id = ? AND id = ?');
   const invoiceBySecureId = q<[number, string]>('SELECT * FROM invoices WHERE company_id = ? AND secure_id = ?');
   const invoiceByToken = q<[string]>('SELECT * FROM invoices WHERE token_checkout = ?');
-  const timeline = q<[number], TimelineEntry>(
-    'SELECT t.id, t.status, t.note, t.at, k.name AS by FROM timeline t LEFT JOIN api_tokens k ON k.id = t.token_id WHERE t.invoice_id = ? ORDER BY t.id',
-  );
-  const refunds = q<[number], Refund>('SELECT id, amount, reason, created_at FROM refunds WHERE invoice_id = ? ORDER BY id');
-  const movements = q<[number], Movement>(
-    'SELECT id, type, amount, balance, description, created_at FROM financial_movements WHERE invoice_id = ? ORDER BY id',
-  );
   const marks = q<[{ id: number }], EventSnapshot['upto'] & { customer_updated_at: string }>(`SELECT
     COALESCE((SELECT MAX(id) FROM timeline WHERE invoice_id = @id), 0) AS timeline,
     COALESCE((SELECT MAX(id) FROM refunds WHERE invoice_id = @id), 0) AS refunds,
@@ -140,50 +134,7 @@ export function createRepos(db: Db): Writes {
   const findInvoice = (companyId: number, ref: string): Row | undefined =>
     /^\d{1,15}$/.test(ref) ? invoiceById.get(companyId, Number(ref)) : invoiceBySecureId.get(companyId, ref);
   const totalsOf = (companyId: number, month: string): CompanyTotals => totals.get(month, companyId) ?? NO_TOTALS;
-  // One snapshot for the lookups of an aggregate (a read transaction, unless one is already open).
-  const beginRead = db.prepare('BEGIN');
-  const endRead = db.prepare('COMMIT');
-  const readTogether = <T>(fn: () => T): T => {
-    if (db.inTransaction) return fn();
-    beginRead.run();
-    try {
-      return fn();
-    } finally {
-      endRead.run();
-    }
-  };
-
-  // The charge with its customer and the company's totals in one lookup; then its lists. A charge
-  // never paid has no movements (each comes with a payment, a refund or a chargeback of a paid
-  // charge) and one with nothing refunded has no refunds: those lookups are skipped.
-  const CHARGE = `SELECT i.*, c.created_at AS customer_created_at, c.updated_at AS customer_updated_at,
-      t.balance_pix AS totals_pix, t.balance_card AS totals_card, t.balance_bank_slip AS totals_bank_slip, t.paid_total AS totals_paid,
-      COALESCE((SELECT total FROM company_paid_months m WHERE m.company_id = i.company_id AND m.month = ?), 0) AS totals_month
-    FROM invoices i JOIN customers c ON c.id = i.customer_id LEFT JOIN company_totals t ON t.company_id = i.company_id
-    WHERE i.company_id = ?`;
-  const headById = q<[string, number, number]>(`${CHARGE} AND i.id = ?`);
-  const headBySecureId = q<[string, number, string]>(`${CHARGE} AND i.secure_id = ?`);
-
-  function aggregate(companyId: number, ref: string, month: string): InvoiceAggregate | undefined {
-    const head = /^\d{1,15}$/.test(ref) ? headById.get(month, companyId, Number(ref)) : headBySecureId.get(month, companyId, ref);
-    if (!head) return undefined;
-    const { customer_created_at, customer_updated_at, totals_pix, totals_card, totals_bank_slip, totals_paid, totals_month } = head;
-    const invoice = toInvoice(head);
-    return {
-      invoice,
-      customer: { id: invoice.customer_id, created_at: customer_created_at as string, updated_at: customer_updated_at as string },
-      timeline: timeline.all(invoice.id),
-      refunds: invoice.refunded_amount > 0 ? refunds.all(invoice.id) : [],
-      movements: invoice.paid_at !== null ? movements.all(invoice.id) : [],
-      totals: {
-        balance_pix: (totals_pix as number | null) ?? 0,
-        balance_card: (totals_card as number | null) ?? 0,
-        balance_bank_slip: (totals_bank_slip as number | null) ?? 0,
-        paid_total: (totals_paid as number | null) ?? 0,
-        paid_month: totals_month as number,
-      },
-    };
-  }
+  const charges = createChargeReads(db);
 
   return {
     // BEGIN IMMEDIATE already makes every write transaction on the file run alone
@@ -249,7 +200,10 @@ export function createRepos(db: Db): Writes {
         return row && toInvoice(row);
       },
       async aggregate(companyId, ref, month) {
-        return readTogether(() => aggregate(companyId, ref, month));
+        return charges.aggregate(companyId, ref, month);
+      },
+      async list(companyId, page, month) {
+        return charges.list(companyId, page, month);
       },
       async byCheckoutToken(token) {
         const row = invoiceByToken.get(token);
