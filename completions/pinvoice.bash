@@ -4,39 +4,44 @@ _pinvoice() {
   local cur="${COMP_WORDS[COMP_CWORD]}" cmdpath="" words="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "$cmdpath ${COMP_WORDS[i]}" in
-      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" sandbox clock"|" sandbox chaos"|" sandbox scenarios"|" webhooks"|" webhooks listen"|" webhooks verify"|" webhooks secret"|" events"|" events list"|" events resend"|" serve"|" serve company"|" serve company add"|" serve company list"|" serve token"|" serve token add"|" serve token list"|" serve token revoke"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
+      " login"|" logout"|" whoami"|" company"|" profile"|" profile list"|" profile use"|" invoice"|" invoice get"|" invoice list"|" invoice create"|" invoice refund"|" invoice 3ds"|" invoice open"|" sandbox"|" sandbox pay"|" sandbox expire"|" sandbox cancel"|" sandbox chargeback"|" sandbox clock"|" sandbox chaos"|" sandbox scenarios"|" webhooks"|" webhooks listen"|" webhooks verify"|" webhooks secret"|" events"|" events list"|" events resend"|" pix"|" pix decode"|" boleto"|" boleto decode"|" serve"|" serve company"|" serve company add"|" serve company list"|" serve token"|" serve token add"|" serve token list"|" serve token revoke"|" openapi"|" completion") cmdpath="$cmdpath ${COMP_WORDS[i]}" ;;
     esac
   done
   case "$cmdpath" in
-    "") words="login logout whoami company profile invoice sandbox webhooks events serve openapi completion --version -V --help -h" ;;
-    " login") words="--profile --base-url --debug --no-color --json --timeout --token-stdin --token-file --no-input --force --help -h" ;;
+    "") words="login logout whoami company profile invoice sandbox webhooks events pix boleto serve openapi completion --version -V --help -h" ;;
+    " login") words="--profile --base-url --debug --no-color --json --utc --timeout --token-stdin --token-file --no-input --force --help -h" ;;
     " logout") words="--profile --base-url --debug --no-color --help -h" ;;
-    " whoami") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
-    " company") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
+    " whoami") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
+    " company") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
     " profile") words="list use --help -h" ;;
     " profile list") words="--json --no-color --help -h" ;;
     " profile use") words="--help -h" ;;
-    " invoice") words="get create refund 3ds open --help -h" ;;
-    " invoice get") words="--profile --base-url --debug --no-color --json --token-file --qr --no-qr --watch --timeout --interval --help -h" ;;
-    " invoice create") words="--profile --base-url --debug --no-color --json --token-file --timeout --file --batch --concurrency --out --method --amount --item --payer-name --payer-email --payer-document --payer-phone --payer-zip --payer-address --payer-number --payer-complement --payer-neighborhood --payer-city --payer-state --tangible --postback-url --ip --external-id --metadata --card-token --installments --idempotency-key --dry-run --no-input --qr --no-qr --help -h" ;;
-    " invoice refund") words="--profile --base-url --debug --no-color --json --token-file --timeout --amount --reason --idempotency-key --help -h" ;;
-    " invoice 3ds") words="--profile --base-url --debug --no-color --json --token-file --timeout --cavv --xid --eci --version --referenceid --file --sample --help -h" ;;
-    " invoice open") words="--profile --base-url --debug --no-color --json --token-file --timeout --print --help -h" ;;
+    " invoice") words="get list create refund 3ds open --help -h" ;;
+    " invoice get") words="--profile --base-url --debug --no-color --json --utc --token-file --qr --no-qr --watch --timeout --interval --help -h" ;;
+    " invoice list") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --status --method --payer --external-id --since --until --min --max --limit --all --page-size --format --help -h" ;;
+    " invoice create") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --file --batch --concurrency --out --method --amount --item --payer-name --payer-email --payer-document --payer-phone --payer-zip --payer-address --payer-number --payer-complement --payer-neighborhood --payer-city --payer-state --tangible --postback-url --ip --external-id --metadata --card-token --installments --idempotency-key --dry-run --no-input --qr --no-qr --help -h" ;;
+    " invoice refund") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --amount --reason --idempotency-key --help -h" ;;
+    " invoice 3ds") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --cavv --xid --eci --version --referenceid --file --sample --help -h" ;;
+    " invoice open") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --print --help -h" ;;
     " sandbox") words="pay expire cancel chargeback clock chaos scenarios --help -h" ;;
-    " sandbox pay") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
-    " sandbox expire") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
-    " sandbox cancel") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
-    " sandbox chargeback") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
-    " sandbox clock") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
-    " sandbox chaos") words="--profile --base-url --debug --no-color --json --token-file --timeout --duplicate --delay --reorder --drop-first --bad-signature --invoice --help -h" ;;
-    " sandbox scenarios") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
+    " sandbox pay") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
+    " sandbox expire") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
+    " sandbox cancel") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
+    " sandbox chargeback") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
+    " sandbox clock") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
+    " sandbox chaos") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --duplicate --delay --reorder --drop-first --bad-signature --invoice --help -h" ;;
+    " sandbox scenarios") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
     " webhooks") words="listen verify secret --help -h" ;;
-    " webhooks listen") words="--profile --base-url --debug --no-color --json --token-file --host --port --forward-to --secret-file --count --timeout --tolerance --help -h" ;;
-    " webhooks verify") words="--profile --base-url --debug --no-color --json --token-file --timeout --body --signature --secret-file --tolerance --help -h" ;;
-    " webhooks secret") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
+    " webhooks listen") words="--profile --base-url --debug --no-color --json --utc --token-file --host --port --forward-to --secret-file --count --timeout --tolerance --help -h" ;;
+    " webhooks verify") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --body --signature --secret-file --tolerance --help -h" ;;
+    " webhooks secret") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
     " events") words="list resend --help -h" ;;
-    " events list") words="--profile --base-url --debug --no-color --json --token-file --timeout --help -h" ;;
-    " events resend") words="--profile --base-url --debug --no-color --json --token-file --timeout --idempotency-key --help -h" ;;
+    " events list") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --help -h" ;;
+    " events resend") words="--profile --base-url --debug --no-color --json --utc --token-file --timeout --idempotency-key --help -h" ;;
+    " pix") words="decode --help -h" ;;
+    " pix decode") words="--json --no-color --help -h" ;;
+    " boleto") words="decode --help -h" ;;
+    " boleto decode") words="--json --no-color --help -h" ;;
     " serve") words="company token --host --port --db --token --durability --pix-expiry --boleto-due-days --boleto-grace-days --rate-limit --postback-attempts --postback-base-delay --postback-timeout --help -h" ;;
     " serve company") words="add list --help -h" ;;
     " serve company add") words="--db --name --corporate-reason --cnpj --json --help -h" ;;

@@ -124,15 +124,20 @@ export async function resolveConnection(flags: CommonFlags, env = process.env): 
   return { profile, baseUrl, token, tokenFrom, config };
 }
 
+/** `at https://gw.example for profile "production"` (or `for the token in PINVOICE_TOKEN`): where a lookup happened. */
+export function whereOf({ profile, baseUrl, tokenFrom }: Pick<Connection, 'profile' | 'baseUrl' | 'tokenFrom'>): string {
+  return `at ${baseUrl} for ${tokenFrom === 'profile' ? `profile "${profile}"` : `the token in ${tokenFrom}`}`;
+}
+
 /**
  * A 401 says where the token came from and the command that replaces it (a server reset, a revoked
  * token); a 404 names what was looked up, where, and whose token asked (another company's charge is a 404).
  */
-function explainRejection(error: unknown, { profile, baseUrl, tokenFrom }: Connection): unknown {
+function explainRejection(error: unknown, connection: Connection): unknown {
   if (!(error instanceof ApiRequestError)) return error;
-  const whose = tokenFrom === 'profile' ? `profile "${profile}"` : `the token in ${tokenFrom}`;
+  const { profile, baseUrl, tokenFrom } = connection;
   if (error.status === 404 && error.lookedUp !== undefined) {
-    return new ApiRequestError(404, error.code, `no ${error.lookedUp} at ${baseUrl} for ${whose}: ${error.message}`, error.details, error.complete);
+    return new ApiRequestError(404, error.code, `no ${error.lookedUp} ${whereOf(connection)}: ${error.message}`, error.details, error.complete);
   }
   if (error.status !== 401) return error;
   const message = tokenFrom === 'PINVOICE_TOKEN'

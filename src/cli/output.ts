@@ -3,6 +3,8 @@
 // carries data some other way (a message naming a URL), so no control character reaches a terminal raw.
 import { createPalette, shouldUseColour } from './render/colour.js';
 import { safeJson, safeOutput, safeText } from './render/safe-text.js';
+import { isTimeZone, useTimeZone, DEFAULT_TIME_ZONE } from './render/time.js';
+import { usageError } from './errors.js';
 
 export interface Output {
   json: boolean;
@@ -18,7 +20,19 @@ export interface Output {
   message(text: string): void;
 }
 
-export function createOutput(flags: { json?: boolean; color?: boolean }, env = process.env): Output {
+/**
+ * The zone times are shown in: UTC with --utc, else TZ's, else São Paulo's. A TZ Node does not know is
+ * refused when a time is to be shown (a command that shows none, such as serve, is not stopped by it).
+ */
+function chooseTimeZone(utc: boolean | undefined, env: NodeJS.ProcessEnv): string | Error {
+  if (utc) return 'UTC';
+  const named = env.TZ?.trim().replace(/^:/, '');
+  if (!named) return DEFAULT_TIME_ZONE;
+  return isTimeZone(named) ? named : usageError(`TZ "${named}" is not a time zone Node knows: use a name such as America/Sao_Paulo or UTC, or --utc`);
+}
+
+export function createOutput(flags: { json?: boolean; color?: boolean; utc?: boolean }, env = process.env): Output {
+  useTimeZone(chooseTimeZone(flags.utc, env));
   const stdoutIsTTY = process.stdout.isTTY === true;
   const colour = !flags.json && shouldUseColour({ isTTY: stdoutIsTTY, env, flag: flags.color });
   const ensureNewline = (text: string) => safeOutput(text.endsWith('\n') ? text : `${text}\n`, colour);

@@ -39,6 +39,26 @@ export interface Created {
   whole: boolean;
 }
 
+/** One page of `pinvoice serve`'s charge listing: the records as sent, their views, and where the next page starts. */
+export interface InvoicePage {
+  records: unknown[];
+  views: TransactionView[];
+  nextCursor: string | undefined;
+}
+
+/**
+ * The listing is a `pinvoice serve` extension on Search Transaction's path: a gateway without it answers
+ * 404/405, a 422 of its own about the missing `id` (an older serve's names `query.id`), or a record.
+ */
+function noListing(baseUrl: string, status?: number): ApiRequestError {
+  const said = status === undefined ? 'it answered something other than a list' : `it answered HTTP ${status}`;
+  return new ApiRequestError(status ?? 404, 'no_listing', `this gateway (${new URL(baseUrl).origin}) has no charge listing or search: that is a \`pinvoice serve\` extension (${said}); it finds a charge by its id or secureId only`, [], true);
+}
+
+const listingRefused = (error: unknown) =>
+  error instanceof ApiRequestError && (error.status === 404 || error.status === 405 ||
+    (error.status === 422 && (error.code !== 'validation_failed' || error.details.some((detail) => detail.path === 'query.id'))));
+
 /** A list's answer as the CLI prints it with --json: `{data: [...]}`'s list as sent, or anything else as it came. */
 const unwrapList = (answer: unknown) => (isRecord(answer) && Array.isArray(answer.data) ? answer.data : answer);
 
@@ -122,6 +142,22 @@ export function createClient(options: ClientOptions) {
 
   return {
     getInvoice,
+    /**
+     * Charges of `pinvoice serve`'s listing (GET /api/v2/invoices without `id`): filters, `limit` and
+     * `cursor`, or one of `pix_code`, `token_checkout`, `boleto_line` to find the charge they belong to.
+     */
+    async listInvoices(query: Record<string, string>): Promise<InvoicePage> {
+      let answer: unknown;
+      try {
+        answer = await call('searchTransaction', { method: 'GET', retrySafe: true, query });
+      } catch (error) {
+        throw listingRefused(error) ? noListing(options.baseUrl, (error as ApiRequestError).status) : error;
+      }
+      const records = isRecord(answer) && Array.isArray(answer.data) ? answer.data : undefined;
+      if (records === undefined) throw noListing(options.baseUrl);
+      const cursor = isRecord(answer) ? answer.next_cursor : undefined;
+      return { records, views: records.map(readTransaction), nextCursor: typeof cursor === 'string' && cursor !== '' ? cursor : undefined };
+    },
     refund: (ref: string | number, body: RefundRequest, key?: string) => actOn('createRefund', ref, body, key),
     complete3ds: (ref: string | number, values: ThreeDSRequest, key?: string) => actOn('activate3ds', ref, values, key),
     sandbox: (ref: string | number, action: SandboxAction) => actOn(`sandbox_${action}`, ref, {}),

@@ -58,7 +58,9 @@ export function connectionOptions<Args extends unknown[], Opts extends OptionVal
 
 /** The connection options and --json: what a command that shows a resource takes (login: its own --token-file). */
 export function withConnection<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
-  return connectionOptions(command).option('--json', 'print JSON for scripts instead of tables');
+  return connectionOptions(command)
+    .option('--json', 'print JSON for scripts instead of tables')
+    .option('--utc', 'show times in UTC (default: the zone in TZ, else America/Sao_Paulo, with its offset)');
 }
 
 /** --timeout for a request's answer, for commands whose own --timeout means nothing else. */

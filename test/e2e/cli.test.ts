@@ -39,7 +39,7 @@ async function closedPort(): Promise<number> {
 const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
 
 describe('login and profiles', () => {
-  it('stores the profile in a file only its owner can read, and profile list masks the token', async () => {
+  it('stores the profile in a file only its owner can read; profile list shows its company and masks the token', async () => {
     const path = join(env.PINVOICE_CONFIG_DIR ?? '', 'config.json');
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(env.PINVOICE_CONFIG_DIR ?? '').mode & 0o777).toBe(0o700);
@@ -47,8 +47,13 @@ describe('login and profiles', () => {
     expect(list.stdout).toContain('local');
     expect(list.stdout).toContain(server.url);
     expect(list.stdout).not.toContain(TOKEN);
+    expect(list.stdout).toContain('Pinvoice Sandbox');
     const listed = json((await cli(['profile', 'list', '--json'])).stdout);
-    expect(listed).toEqual([{ name: 'local', current: true, baseUrl: server.url, token: expect.stringMatching(/^pinv_tes….{4}$/) }]);
+    expect(listed).toEqual([{
+      name: 'local', current: true, baseUrl: server.url, token: expect.stringMatching(/^pinv_tes….{4}$/),
+      company: { id: expect.any(Number), cnpj: expect.any(String), name: 'Pinvoice Sandbox' },
+    }]);
+    expect(list.stdout).toContain(listed[0].company.cnpj.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5'));
   });
 
   it('takes the token from a file too, and rejects a wrong token with exit 3', async () => {

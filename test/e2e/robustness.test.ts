@@ -242,7 +242,7 @@ describe('bytes that are not UTF-8', () => {
     expect(item.stderr).toMatch(/--item: the value holds bytes that are not UTF-8/);
     const argument = sh(`invoice get "$(printf '4\\343')"`);
     expect(argument.status).toBe(2);
-    expect(argument.stderr).toMatch(/argument <id>: the value holds bytes that are not UTF-8/);
+    expect(argument.stderr).toMatch(/argument <ref>: the value holds bytes that are not UTF-8/);
   });
 });
 

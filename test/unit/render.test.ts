@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { useTimeZone } from '../../src/cli/render/time.js';
 import { Enterprise, Transaction } from '../../src/api/schemas.js';
 import { createPalette, shouldUseColour } from '../../src/cli/render/colour.js';
 import { renderCompany } from '../../src/cli/render/company.js';
@@ -8,6 +9,9 @@ import { renderTransaction } from '../../src/cli/render/transaction.js';
 import { BOLETO_BARCODE, BOLETO_LINE, PIX_CODE, boletoTransaction, cardTransaction, enterprise, pixTransaction } from '../support/fixtures.js';
 import { readTransaction } from '../../src/client/read/transaction.js';
 import { readCompany } from '../../src/client/read/company.js';
+
+// These tables are checked in UTC (as with --utc); time zones are time.test.ts's.
+useTimeZone('UTC');
 
 const ESC = '\u001b[';
 const plain = createPalette(false);

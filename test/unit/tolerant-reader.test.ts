@@ -2,6 +2,7 @@
 // the renderers that show that view, never throwing.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { useTimeZone } from '../../src/cli/render/time.js';
 import { parseTimestamp } from '../../src/base/timestamp.js';
 import { createPalette } from '../../src/cli/render/colour.js';
 import { renderCompany } from '../../src/cli/render/company.js';
@@ -14,6 +15,7 @@ import { cents } from '../../src/client/read/values.js';
 import { boletoTransaction, cardTransaction, enterprise, pixTransaction } from '../support/fixtures.js';
 
 const plain = createPalette(false);
+useTimeZone('UTC');
 
 describe('timestamps as gateways write them', () => {
   it.each([

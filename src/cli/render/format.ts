@@ -1,8 +1,8 @@
-// Value formatting shared by every renderer. Pure: same input, same text, whatever the locale or time zone.
-import { parseTimestamp } from '../../base/timestamp.js';
+// Value formatting shared by every renderer. Pure but for times, shown in the zone the output path chose (time.ts).
 import type { Cents } from '../../client/read/values.js';
 import { formatDocument } from '../../domain/document.js';
 import { formatBRL } from '../../domain/money.js';
+import { localTime } from './time.js';
 
 export const DASH = '—';
 
@@ -26,14 +26,18 @@ export function signedMoney(cents: number): string {
 }
 
 /**
- * "2026-11-22T15:03:58.123456Z", "2026-11-22T12:03:58-03:00" or PHP's "2026-11-22 15:03:58" ->
- * "2026-11-22 15:03:58 UTC"; null or nothing -> "—"; any other text is shown as given.
+ * "2026-11-22T15:03:58.123456Z", "2026-11-22T12:03:58-03:00" or PHP's "2026-11-22 15:03:58" -> the time
+ * in the reader's zone ("2026-11-22 12:03:58 -03:00"; "2026-11-22 15:03:58 UTC" with --utc); null or
+ * nothing -> "—"; any other text is shown as given.
  */
 export function dateTime(iso: string | null | undefined): string {
   if (iso === null || iso === undefined || iso.trim() === '') return DASH;
-  const ms = parseTimestamp(iso);
-  if (ms === undefined) return iso;
-  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return localTime(iso) ?? iso;
+}
+
+/** ISO 8601 timestamps inside a text (a timeline note's "not paid by 2026-…Z"), each shown as dateTime shows it. */
+export function timesIn(text: string): string {
+  return text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})/g, (match) => localTime(match) ?? match);
 }
 
 /** A CPF or CNPJ with its punctuation; anything that is not a valid one is shown unchanged. */

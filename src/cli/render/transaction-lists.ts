@@ -2,7 +2,7 @@
 // renderTransaction calls them, with a record it has already made safe (safeData, once per render).
 import type { ItemView, MovementView, RefundView, TimelineView } from '../../client/read/transaction.js';
 import { statusLabel, type Palette } from './colour.js';
-import { amount, dateTime, orDash, signedMoney, yesNo } from './format.js';
+import { amount, dateTime, orDash, signedMoney, timesIn, yesNo } from './format.js';
 import { gridTable, keep, right, section } from './table.js';
 import { terminalWidth } from './width.js';
 
@@ -71,7 +71,7 @@ export function renderTimeline(timeline: readonly TimelineView[], palette: Palet
   if (timeline.length === 0) return null;
   const named = timeline.some((entry) => entry.by !== undefined);
   const rows = timeline.map((entry) => [
-    dateTime(entry.at), statusLabel(entry.status, palette), orDash(entry.note), ...(named ? [entry.by ?? 'server'] : []),
+    dateTime(entry.at), statusLabel(entry.status, palette), entry.note === undefined ? '—' : timesIn(entry.note), ...(named ? [entry.by ?? 'server'] : []),
   ]);
   const head = [keep('at'), keep('status'), 'note', ...(named ? [keep('by')] : [])];
   return section('Timeline', gridTable(head, rows, palette, width), palette);

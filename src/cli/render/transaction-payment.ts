@@ -4,6 +4,7 @@ import { formatDigitableLine } from '../../domain/boleto.js';
 import type { Palette } from './colour.js';
 import { orDash, yesNo } from './format.js';
 import { safeData } from './safe-text.js';
+import { dueFromToday } from './time.js';
 import { keyValueTable, section, type Row } from './table.js';
 import { terminalWidth } from './width.js';
 
@@ -43,11 +44,18 @@ function pixBody(code: string, qr: string | undefined, palette: Palette): string
   return lines.join('\n');
 }
 
-function boletoRows(boleto: BoletoView): Row[] {
+/** The due date, with how far it is while the boleto is still to be paid ("due in 3 days"). */
+function dueDate(date: string | undefined, pending: boolean): string {
+  if (date === undefined) return '—';
+  const distance = pending ? dueFromToday(date) : undefined;
+  return distance === undefined ? date : `${date} (${distance})`;
+}
+
+function boletoRows(boleto: BoletoView, pending: boolean): Row[] {
   const rows: Row[] = [
     ['typeable line', boleto.line === undefined ? '—' : formatDigitableLine(boleto.line)],
     ['barcode', orDash(boleto.barcode)],
-    ['due date', orDash(boleto.dueDate)],
+    ['due date', dueDate(boleto.dueDate, pending)],
   ];
   if (boleto.url !== undefined) rows.push(['PDF', boleto.url]);
   return rows;
@@ -56,7 +64,7 @@ function boletoRows(boleto: BoletoView): Row[] {
 export function renderPayment(record: TransactionView, qr: string | undefined, palette: Palette, width = terminalWidth()): string | null {
   const tx = safeData({ ...record, raw: undefined });
   if (tx.pix !== undefined) return section('Payment (pix)', pixBody(tx.pix.code, qr, palette), palette);
-  if (tx.boleto !== undefined) return section('Payment (boleto)', keyValueTable(boletoRows(tx.boleto), palette, width), palette);
+  if (tx.boleto !== undefined) return section('Payment (boleto)', keyValueTable(boletoRows(tx.boleto, tx.status === 'pending'), palette, width), palette);
   if (tx.card !== undefined) return section('Payment (credit card)', keyValueTable(cardRows(tx.card, palette), palette, width), palette);
   return null;
 }

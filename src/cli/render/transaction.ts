@@ -10,7 +10,11 @@ import { safeData, safeText } from './safe-text.js';
 import { keyValueTable, section, type Row } from './table.js';
 import { renderItems, renderMovements, renderRefunds, renderTimeline } from './transaction-lists.js';
 import { renderPayment } from './transaction-payment.js';
+import { fromNow } from './time.js';
 import { terminalWidth } from './width.js';
+
+/** "2026-11-25 20:38:17 -03:00 (in 42 min)", or the time alone when the distance is unknown. */
+const withDistance = (shown: string, distance: string | undefined) => (distance === undefined ? shown : `${shown} (${distance})`);
 
 export interface TransactionRenderOptions {
   palette: Palette;
@@ -46,7 +50,7 @@ function summaryRows(tx: TransactionView, palette: Palette): Row[] {
   ];
   if (typeof refunded === 'number' && refunded > 0 && typeof tx.amount === 'number') rows.push(['after refunds', amount(tx.amount - refunded)]);
   rows.push(['created', dateTime(tx.createdAt)], ['paid at', dateTime(tx.paidAt)], ['updated', dateTime(tx.updatedAt)]);
-  if (expiresAt !== undefined) rows.push(['expires', dateTime(expiresAt)]);
+  if (expiresAt !== undefined) rows.push(['expires', withDistance(dateTime(expiresAt), fromNow(expiresAt))]);
   if (tx.refusedReason !== undefined) rows.push(['refused reason', palette.bad(tx.refusedReason)]);
   if (tx.externalRef !== undefined) rows.push(['external ref', tx.externalRef]);
   const metadata = tx.metadata.map(([key, value]) => `${key}=${value}`);

@@ -1,10 +1,11 @@
 // `pinvoice invoice get`: the support view of a charge; with --watch, polls until it reaches a final
 // status and exits by how it ended (0 paid, 7 not paid, 8 still open at --timeout).
-import { connect } from '../../cli/context.js';
+import { connect, whereOf } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
 import { createOutput, type Output } from '../../cli/output.js';
 import type { TransactionView } from '../../client/read/transaction.js';
 import type { GetFlags } from './index.js';
+import { findCharge } from './find.js';
 import { postbacksOf, show } from './show.js';
 import { watchInvoice } from './watch.js';
 
@@ -26,7 +27,7 @@ export async function getInvoice(id: string, flags: GetFlags): Promise<void> {
   const out = createOutput(flags);
   // --timeout is the watch's when watching; each request then has the default budget
   const { client, connection } = await connect(flags.watch ? { ...flags, timeout: undefined } : flags);
-  let tx = await client.getInvoice(id.trim());
+  let tx = await findCharge(client, id, out, whereOf(connection));
   if (!flags.watch) return show(out, tx, { ...flags, baseUrl: connection.baseUrl }, await postbacksOf(client, tx, out));
   const seconds = flags.timeout ?? WATCH_SECONDS;
   const shown = await showPixWhileWaiting(out, tx, flags);

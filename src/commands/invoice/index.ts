@@ -6,7 +6,7 @@ import { apiCommand, collect, examples, positiveSeconds, wholeNumber, withConnec
 const getCommand = () =>
   withTokenFile(withConnection(new Command('get')))
     .description('show a transaction: status, amounts, fee, payer, items, payment data, refunds, timeline')
-    .argument('<id>', 'integer id or secureId (INV-…)')
+    .argument('<ref>', 'integer id, secureId (INV-…), external_id, pix copy-and-paste code, checkout URL or token, boleto line or barcode')
     .option('--qr', 'draw the pix QR code (default: for pending pix charges on a terminal)')
     .option('--no-qr', 'never draw the QR code')
     .option('--watch', 'poll until the charge reaches a final status; exit 0 when paid, 7 otherwise, 8 on timeout')
@@ -16,6 +16,8 @@ const getCommand = () =>
       'pinvoice invoice get 42',
       'pinvoice invoice get INV-20261122-000042-8391 --json | jq .status',
       'pinvoice invoice get 42 --watch --timeout 120 && echo paid',
+      'pinvoice invoice get pedido-1042                            # the merchant\'s external_id',
+      "pinvoice invoice get '00020101021226…6304A1B2'             # a pasted pix code (pinvoice serve)",
     ));
 export type GetFlags = FlagsOf<typeof getCommand>;
 
@@ -90,15 +92,39 @@ export type ThreeDsFlags = FlagsOf<typeof threeDsCommand>;
 const openCommand = () =>
   apiCommand(new Command('open'))
     .description("open the charge's checkout page (what the payer sees) in the default browser; its URL is printed too")
-    .argument('<id>', 'integer id or secureId')
+    .argument('<ref>', 'integer id, secureId, or any reference invoice get takes (a checkout URL, a pix code…)')
     .option('--print', 'only print the URL (also what happens when there is no browser to open)')
     .addHelpText('after', examples('pinvoice invoice open 42', 'pinvoice invoice open INV-20261123-000042-1234 --print', 'pinvoice invoice open 42 --json | jq -r .url'));
 export type OpenFlags = FlagsOf<typeof openCommand>;
+
+const listCommand = () =>
+  apiCommand(new Command('list'))
+    .description('list the company\'s charges, newest first, from pinvoice serve\'s listing (production has none): filters, pages, formats')
+    .option('--status <status>', 'only these statuses, comma-separated (pending,paid…)')
+    .option('--method <method>', 'only this method: pix, credit_card or boleto (or several, comma-separated)')
+    .option('--payer <document-or-email>', 'only this payer: CPF/CNPJ (punctuation allowed) or e-mail')
+    .option('--external-id <ref>', 'only the charges with this external_id (your order number)')
+    .option('--since <date>', 'created on or after: 2026-11-25 (the start of that day in your time zone) or 2026-11-25T14:00:00-03:00')
+    .option('--until <date>', 'created before: a date or date-time, as --since')
+    .option('--min <reais>', 'amount at least, typed as 12,50 or 12.50')
+    .option('--max <reais>', 'amount at most, typed as 12,50 or 12.50')
+    .addOption(new Option('--limit <n>', 'at most this many charges (default 50)').argParser(wholeNumber(1, 100_000, 'charges')))
+    .option('--all', 'every matching charge, page after page, written as each page comes')
+    .addOption(new Option('--page-size <n>', 'charges asked for per request (default 100; the listing allows 1 to 500)').argParser(wholeNumber(1, 500, 'charges')))
+    .addOption(new Option('--format <format>', 'table (default), json, ndjson or csv').choices(['table', 'json', 'ndjson', 'csv']))
+    .addHelpText('after', examples(
+      'pinvoice invoice list --status pending --method pix',
+      'pinvoice invoice list --payer 529.982.247-25 --since 2026-11-01',
+      'pinvoice invoice list --all --format csv > charges.csv',
+      'pinvoice invoice list --all --format ndjson | jq -r .secureId',
+    ));
+export type InvoiceListFlags = FlagsOf<typeof listCommand>;
 
 export function invoiceGroup() {
   return new Command('invoice')
     .description('issue and inspect charges')
     .addCommand(getCommand().action(async (id, flags) => (await import('./get.js')).getInvoice(id, flags)))
+    .addCommand(listCommand().action(async (flags) => (await import('./list.js')).listInvoices(flags)))
     .addCommand(createCommand().action(async (flags) =>
       flags.batch === undefined ? (await import('./create.js')).createInvoice(flags) : (await import('./batch.js')).createBatch(flags)))
     .addCommand(refundCommand().action(async (id, flags) => (await import('./refund.js')).refundInvoice(id, flags)))

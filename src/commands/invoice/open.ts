@@ -2,10 +2,11 @@
 // URL printed instead with --print or --json, when there is no browser to open (no graphical session,
 // or no opener), and in any case on stdout, so scripts can always read it.
 import { spawn } from 'node:child_process';
-import { connect } from '../../cli/context.js';
+import { connect, whereOf } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { checkoutUrl } from '../../client/checkout-url.js';
+import { findCharge } from './find.js';
 import type { OpenFlags } from './index.js';
 
 /** The command that opens a URL in the default browser here, or undefined when there is none to try. */
@@ -33,7 +34,7 @@ function launch([command, args]: [string, string[]]): Promise<boolean> {
 export async function openInvoice(id: string, flags: OpenFlags): Promise<void> {
   const out = createOutput(flags);
   const { client, connection } = await connect(flags);
-  const tx = await client.getInvoice(id.trim());
+  const tx = await findCharge(client, id, out, whereOf(connection));
   if (tx.checkoutToken === undefined) throw new CliError(`the record of charge ${id.trim()} at ${connection.baseUrl} holds no checkout token (invoice.token_checkout): there is no checkout page to open`, EXIT.notFound);
   const url = checkoutUrl(connection.baseUrl, tx.checkoutToken);
   if (out.json) return out.jsonData({ url, token_checkout: tx.checkoutToken });

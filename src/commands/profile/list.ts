@@ -13,6 +13,7 @@ export async function profileList(flags: ProfileListFlags): Promise<void> {
     current: name === current,
     baseUrl: p.baseUrl,
     token: p.token ? maskToken(p.token) : null,
+    company: p.company ?? null,
   }));
   if (out.json) return out.jsonData(rows);
   if (rows.length === 0) return out.message('No profiles yet: run `pinvoice login`.');

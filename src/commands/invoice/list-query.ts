@@ -1,0 +1,58 @@
+// `invoice list`'s flags as the listing's query (contract: GET /api/v2/invoices without id), each
+// checked here so that a mistake is named by its flag, in reais and the user's own dates.
+import { usageError } from '../../cli/errors.js';
+import { startOfDay } from '../../cli/render/time.js';
+import { parseTimestamp } from '../../base/timestamp.js';
+import { documentType, normalizeDocument } from '../../domain/document.js';
+import { METHODS, STATUSES } from '../../domain/status.js';
+import { amountFlag } from './amount-flag.js';
+
+export interface ListFlags {
+  status?: string | undefined;
+  method?: string | undefined;
+  payer?: string | undefined;
+  externalId?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  min?: string | undefined;
+  max?: string | undefined;
+}
+
+function oneOf(flag: string, value: string, allowed: readonly string[]): string {
+  const values = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const wrong = values.filter((v) => !allowed.includes(v));
+  if (values.length === 0 || wrong.length > 0) throw usageError(`${flag}: "${wrong.join(',') || value}" is not one of ${allowed.join(', ')} (several: comma-separated)`);
+  return values.join(',');
+}
+
+/** A date (the start of that day where the user lives) or a date-time with its zone, as ISO 8601 UTC. */
+function when(flag: string, value: string): string {
+  const text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`))) return startOfDay(text);
+  const ms = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? parseTimestamp(text) : undefined;
+  if (ms === undefined) throw usageError(`${flag}: "${value}" is not a date (2026-11-25, the start of that day in your time zone) or a date-time with its zone (2026-11-25T14:00:00-03:00)`);
+  return new Date(ms).toISOString();
+}
+
+/** --payer: an e-mail, or a CPF/CNPJ (digits or formatted). */
+function payer(value: string): Record<string, string> {
+  const text = value.trim();
+  if (text.includes('@')) return { payer_email: text };
+  if (documentType(text) !== null) return { payer_document: normalizeDocument(text) };
+  throw usageError(`--payer: "${value}" is neither an e-mail nor a valid CPF or CNPJ (its check digits included)`);
+}
+
+export function listQuery(flags: ListFlags): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (flags.status !== undefined) query.status = oneOf('--status', flags.status, STATUSES);
+  if (flags.method !== undefined) query.method = oneOf('--method', flags.method, METHODS);
+  if (flags.payer !== undefined) Object.assign(query, payer(flags.payer));
+  if (flags.externalId !== undefined) query.external_id = flags.externalId;
+  if (flags.since !== undefined) query.created_from = when('--since', flags.since);
+  if (flags.until !== undefined) query.created_to = when('--until', flags.until);
+  if (flags.min !== undefined) query.amount_min = String(amountFlag(flags.min, '--min'));
+  if (flags.max !== undefined) query.amount_max = String(amountFlag(flags.max, '--max'));
+  if (query.created_from && query.created_to && query.created_from >= query.created_to) throw usageError('--since must be before --until');
+  if (query.amount_min && query.amount_max && Number(query.amount_min) > Number(query.amount_max)) throw usageError('--min must not be more than --max');
+  return query;
+}
