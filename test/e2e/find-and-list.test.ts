@@ -102,10 +102,13 @@ describe('invoice list', () => {
     [['--method', 'boleto'], ['boleto']],
     [['--external-id', 'pedido-1042'], ['pix']],
     [['--status', 'pending', '--method', 'pix', '--limit', '1'], ['dup1']],
+    [['--method', 'pix', '--payer', 'fulano@example.com', '--since', '2020-01-01', '--min', '19,90', '--max', '19.90', '--external-id', '987654'], ['digits']],
+    [['--payer', '529.982.247-25', '--until', '2020-01-01'], []],
+    [['--method', 'boleto', '--max', '19,89'], []],
   ])('filters %j', async (flags, expected) => {
     const result = await cli(['invoice', 'list', ...flags, '--format', 'ndjson']);
     expect(result.code, result.stderr).toBe(0);
-    const ids = result.stdout.trim().split('\n').map((line) => JSON.parse(line).secureId);
+    const ids = result.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line).secureId);
     const want = expected.map((name) => (name === 'dup1' ? created.twice[1] : created[name]).secureId);
     expect(ids).toEqual(want);
   });

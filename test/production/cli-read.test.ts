@@ -160,6 +160,28 @@ describe('a charge as production writes it', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`pinvoice: no charge "99999" at ${gateway.url} for profile "prod": Transaction not found.`);
   });
+
+  it('a pasted pix code or an order number, which production cannot search, says it needs pinvoice serve (exit 4)', async () => {
+    const record = gateway.addRecord();
+    const pix = await cli(['invoice', 'get', record.pix.qrCode]);
+    expect(pix.code).toBe(4);
+    expect(pix.stderr).toContain('finding a charge by its pix code needs `pinvoice serve`\'s search: this gateway looks charges up by id or secureId only, nor is any id the code holds');
+    const order = await cli(['invoice', 'get', 'pedido-1042']);
+    expect(order.code).toBe(4);
+    expect(order.stderr).toContain('finding a charge by its external_id needs `pinvoice serve`\'s search');
+    const list = await cli(['invoice', 'list']);
+    expect(list.code).toBe(4);
+    expect(list.stderr).toContain(`this gateway (${gateway.url}) has no charge listing or search: that is a \`pinvoice serve\` extension`);
+  });
+
+  it('a pix code holding the charge\'s secureId is found by it, even without search', async () => {
+    const record = gateway.addRecord();
+    const code = `000201…${record.secureId}…6304ABCD`;
+    const result = await cli(['invoice', 'get', code, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).id).toBe(record.id);
+    expect(result.stderr).toContain(`pix code → ${record.secureId} (by the id it holds)`);
+  });
 });
 
 describe('watching a charge through production\'s statuses', () => {
