@@ -20,9 +20,12 @@ function isCommanderError(error: unknown): error is Error & { code: string } {
   return typeof code === 'string' && code.startsWith('commander.');
 }
 
-function exitCodeOf(error: unknown, complain: Complain): number {
+/** Commander's ends that are not mistakes: help asked for, the version. */
+const COMMANDER_SUCCESS = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+
+async function exitCodeOf(error: unknown, complain: Complain): Promise<number> {
   if (isCommanderError(error)) {
-    const success = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
+    const success = COMMANDER_SUCCESS.includes(error.code);
     return success ? EXIT.ok : EXIT.usage;
   }
   if (error instanceof CliError) {
@@ -34,7 +37,8 @@ function exitCodeOf(error: unknown, complain: Complain): number {
     return EXIT.usage;
   }
   if (error instanceof ApiRequestError) {
-    complain(error.describe());
+    // its fields in a person's words (amounts in reais), loaded only for such an error
+    complain((await import('./cli/field-errors.js')).describeApiError(error));
     return apiExitCode(error.status);
   }
   if (error instanceof RedirectError) {
@@ -93,6 +97,13 @@ async function complainer(error: unknown): Promise<Complain> {
   return (text) => void process.stderr.write(`pinvoice: ${safeOutput(text, false)}\n`);
 }
 
+/** A usage mistake commander found while parsing (its own output is silenced in program.ts), in our words, with the hint to --help. */
+async function sayUsageError(error: unknown): Promise<void> {
+  if (!isCommanderError(error) || COMMANDER_SUCCESS.includes(error.code) || error.message === '') return;
+  const { usageWords } = await import('./cli/usage-words.js');
+  process.stderr.write(`pinvoice: ${usageWords(error.message)}\n(run with --help for usage)\n`);
+}
+
 export async function main(argv: string[]): Promise<void> {
   endQuietlyWhenPipeCloses(process.stdout);
   endQuietlyWhenPipeCloses(process.stderr);
@@ -101,7 +112,8 @@ export async function main(argv: string[]): Promise<void> {
     const { buildProgram } = await import('./program.js');
     await buildProgram(packageVersion()).hook('preAction', refuseNonUtf8Values).parseAsync(argv);
   } catch (error) {
-    process.exitCode = exitCodeOf(error, await complainer(error));
+    await sayUsageError(error);
+    process.exitCode = await exitCodeOf(error, await complainer(error));
   }
 }
 

@@ -29,6 +29,8 @@ export function buildProgram(version: string): Command {
   for (const command of authGroup()) program.addCommand(command);
   const groups: CommandUnknownOpts[] = [profileGroup(), invoiceGroup(), sandboxGroup(), webhooksGroup(), eventsGroup(), pixGroup(), boletoGroup(), serveGroup(), openapiGroup(), completionGroup()];
   for (const group of groups) program.addCommand(group);
-  forEachCommand(program, (command) => command.exitOverride().showHelpAfterError('(run with --help for usage)'));
+  // Usage errors are said by main.ts as every other error is ("pinvoice: …", src/cli/usage-words.ts),
+  // from the error commander throws: its words are loaded only when there is one to say.
+  forEachCommand(program, (command) => command.exitOverride().configureOutput({ outputError: () => undefined }));
   return program;
 }

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document, generated from the operation table and the zod schemas.
 import { z } from 'zod';
+import { IGNORED_FIELDS_DESCRIPTION, IGNORED_FIELDS_HEADER } from './ignored-fields.js';
 import { OPERATIONS, type Operation } from './operations.js';
 import * as P from './postbacks.js';
 import * as X from './sandbox.js';
@@ -62,10 +63,13 @@ function parameters(op: Operation): Json[] {
   return [...path, ...query, ...idempotency];
 }
 
+/** On the answer to every operation that reads a JSON body: the fields it did not know and ignored. */
+const IGNORED_FIELDS_HEADERS = { [IGNORED_FIELDS_HEADER]: { description: IGNORED_FIELDS_DESCRIPTION, schema: { type: 'string' } } };
+
 function responses(op: Operation): Json {
   const success = op.response === 'openapi'
     ? { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) }
-    : { description: 'Success.', content: jsonContent(refTo(op.response)) };
+    : { description: 'Success.', ...(op.body && { headers: IGNORED_FIELDS_HEADERS }), content: jsonContent(refTo(op.response)) };
   const out: Json = { 200: success };
   // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy (503);
   // one with a token can meet `serve --rate-limit` (429).

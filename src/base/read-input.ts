@@ -3,6 +3,7 @@
 // JSON object. Text read with U+FFFD in it would be stored as is, so anything not UTF-8 is refused.
 import { readFileSync } from 'node:fs';
 import { InputError } from './input-error.js';
+import { pathProblem } from './path-problem.js';
 
 export { InputError };
 
@@ -43,9 +44,8 @@ export async function readStdinText(flag: string): Promise<string> {
   return utf8Text(await readStdin(), `${flag} (stdin)`);
 }
 
-/** A file a flag names cannot be read: the error, in terms of the flag. */
-export const unreadable = (flag: string, path: string, error: unknown) =>
-  new InputError(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+/** A file a flag names cannot be read: "--file: ./charges is a folder, not a file" (path-problem.ts words the errno). */
+export const unreadable = (flag: string, path: string, error: unknown) => new InputError(`${flag}: ${pathProblem(error, path, 'read')}`);
 
 async function readBytes(flag: string, path: string): Promise<Buffer> {
   try {

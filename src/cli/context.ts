@@ -1,12 +1,14 @@
 // What every API command needs: the resolved profile, base URL and token (flag > environment > file),
 // an output channel, and the client.
-import { readTextFlag } from '../base/read-input.js';
 import type { Client, ClientOptions } from '../client/index.js';
 import { ApiRequestError } from '../client/errors.js';
 import { CliError, EXIT, usageError } from './errors.js';
 import { DEFAULT_BASE_URL, readConfig, type ConfigView } from './config.js';
 import { PROFILE_NAME } from './profile-name.js';
 import { safeOutput } from './render/safe-text.js';
+import { checkHttpUrl } from './url-flag.js';
+
+export { checkHttpUrl };
 
 /** What connect() and the profile lookup read of a command's flags: those of withConnection (src/commands/options.ts). */
 export interface CommonFlags {
@@ -28,18 +30,6 @@ export interface Connection {
   /** where the token came from, for the message when the server rejects it */
   tokenFrom: 'PINVOICE_TOKEN' | '--token-file' | 'profile';
   config: ConfigView;
-}
-
-/** An absolute http(s) URL, as given; otherwise a usage error naming its source. */
-export function checkHttpUrl(value: string, source: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw usageError(`${source} "${value}" is not a URL (example: http://127.0.0.1:4010)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`${source} must be an http or https URL`);
-  return value;
 }
 
 /**
@@ -90,6 +80,7 @@ function notLoggedIn(profile: string, hasProfile: boolean, config: ConfigView, c
 }
 
 async function tokenFromFile(path: string): Promise<string> {
+  const { readTextFlag } = await import('../base/read-input.js'); // only with --token-file
   const token = (await readTextFlag('--token-file', path)).trim();
   if (!token || /\s/.test(token)) throw usageError(`--token-file ${path}: the token is empty or holds spaces`);
   return token;
@@ -170,10 +161,10 @@ export function debugWriter(flags: { debug?: boolean }): ((line: string) => void
 
 /** The client of the profile the flags choose; `options` adds to what that decides (a batch: 429s waited out, a keep-alive pool). */
 export async function connect(flags: CommonFlags, options: Pick<ClientOptions, 'waitOutRateLimit' | 'keepAlive' | 'timeoutMs'> = {}) {
-  const [{ createClient }, { packageVersion }] = await Promise.all([import('../client/index.js'), import('../version.js')]);
+  const [{ createClient }, { packageVersion }, { commandOf }] = await Promise.all([import('../client/index.js'), import('../version.js'), import('./operation-commands.js')]);
   const connection = await resolveConnection(flags);
   const debug = debugWriter(flags);
   const timeoutMs = options.timeoutMs ?? timeoutMsOf(flags);
-  const client = createClient({ ...options, timeoutMs, baseUrl: connection.baseUrl, token: connection.token, debug, version: packageVersion() });
+  const client = createClient({ ...options, timeoutMs, baseUrl: connection.baseUrl, token: connection.token, debug, version: packageVersion(), nameOperation: commandOf });
   return { client: withExplainedRejections(client, connection), connection };
 }

@@ -10,16 +10,3 @@ export function parseDuration(text: string): number | undefined {
   for (const [, amount, unit] of value.matchAll(/(\d+)([smhdw])/g)) seconds += Number(amount) * (UNIT_SECONDS[unit ?? 's'] ?? 1);
   return seconds > 0 ? seconds : undefined;
 }
-
-/** 7200 -> "2h", 5400 -> "1h 30m", 90061 -> "1d 1h 1m 1s"; 0 -> "0s". */
-export function formatDuration(totalSeconds: number): string {
-  let left = Math.round(totalSeconds);
-  const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
-    if (left >= size) {
-      parts.push(`${Math.floor(left / size)}${unit}`);
-      left %= size;
-    }
-  }
-  return parts.length > 0 ? parts.join(' ') : '0s';
-}

@@ -22,12 +22,13 @@ export const EXIT_CODE_HELP = `Exit codes:
   0    success (also when a reader such as \`| head\` closes the pipe early: pinvoice stops quietly)
   1    unexpected error; a configuration file that cannot be used (\`pinvoice login\` repairs it)
   2    usage or validation error (a flag, an argument, a payload field, text that is not UTF-8;
-       login over another company's token without --force)
+       login over another company's token without --force; an empty --batch)
   3    authentication failed (missing or rejected token)
   4    not found
   5    server or network error (including a port already in use, or a database another serve holds)
   6    input needed but prompts are off (no TTY, or --no-input)
-  7    invoice get --watch: the charge ended without being paid
+  7    invoice get --watch: the charge ended without being paid;
+       invoice create: the card was refused at creation
   8    invoice get --watch: still pending when --timeout ran out;
        webhooks listen --count: fewer events than asked when --timeout ran out
   9    webhooks verify: the signature does not match (or is too old)

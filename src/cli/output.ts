@@ -12,6 +12,12 @@ export interface Output {
   palette: ReturnType<typeof createPalette>;
   stdoutIsTTY: boolean;
   data(text: string): void;
+  /**
+   * A picture in colours of its own (the terminal QR) on stdout: its colour codes are part of it, so they
+   * pass even when colour is off; any other control is escaped as ever. Only for what a renderer drew,
+   * never for data.
+   */
+  drawing(text: string): void;
   jsonData(value: unknown): void;
   /** One serialized JSON text as one line: the stream of `webhooks listen --json`, `serve company add --json`. */
   jsonLine(json: string): void;
@@ -42,6 +48,7 @@ export function createOutput(flags: { json?: boolean; color?: boolean; utc?: boo
     palette: createPalette(colour),
     stdoutIsTTY,
     data: (text) => void process.stdout.write(ensureNewline(text)),
+    drawing: (text) => void process.stdout.write(safeOutput(text.endsWith('\n') ? text : `${text}\n`, true)),
     jsonData: (value) => void process.stdout.write(`${safeJson(JSON.stringify(value, null, 2))}\n`),
     jsonLine: (json) => void process.stdout.write(`${safeJson(json)}\n`),
     records: (rows) => void process.stdout.write(rows.map((row) => `${row.map((field) => safeText(String(field))).join('\t')}\n`).join('')),

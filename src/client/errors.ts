@@ -17,10 +17,13 @@ export class ApiRequestError extends Error {
     super(message);
   }
 
-  /** The message, its status and code, and every field at fault on a line of its own. */
-  describe(): string {
+  /**
+   * The message, its status and code, and every field at fault on a line of its own: as the API says
+   * it (`path: message`), or as `line` words it (the CLI: amounts in reais, src/cli/field-errors.ts).
+   */
+  describe(line: (detail: ErrorDetail) => string = (d) => `${d.path}: ${d.message}`): string {
     const suffix = this.complete ? '' : this.code === `http_${this.status}` ? ` (HTTP ${this.status})` : ` (HTTP ${this.status} ${this.code})`;
-    return `${this.message}${suffix}${this.details.map((d) => `\n  ${d.path}: ${d.message}`).join('')}`;
+    return `${this.message}${suffix}${this.details.map((d) => `\n  ${line(d)}`).join('')}`;
   }
 }
 

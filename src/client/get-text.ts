@@ -19,6 +19,8 @@ export interface TextResponse {
   retryAfter: string | null;
   /** Idempotent-Replayed: true, the answer to a create the server had already made */
   replayed?: boolean;
+  /** Pinvoice-Ignored-Fields, as sent: the request's fields the server did not know */
+  ignoredFields?: string | undefined;
   /** a redirect's Location (never followed: http.ts reports it) */
   location?: string | undefined;
 }
@@ -75,7 +77,8 @@ export async function requestText(url: string, { method, headers, body, timeoutM
           // as fetch's text(): UTF-8, a byte-order mark dropped, anything invalid shown as U+FFFD
           const text = new TextDecoder().decode(Buffer.concat(chunks));
           const replayed = response.headers['idempotent-replayed'] === 'true';
-          resolve({ status, statusText: response.statusMessage ?? '', text, retryAfter: retryAfter ?? null, replayed, location: response.headers.location });
+          const ignoredFields = response.headers['pinvoice-ignored-fields'];
+          resolve({ status, statusText: response.statusMessage ?? '', text, retryAfter: retryAfter ?? null, replayed, location: response.headers.location, ignoredFields: typeof ignoredFields === 'string' ? ignoredFields : undefined });
         });
       });
     } catch {

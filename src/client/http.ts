@@ -2,6 +2,7 @@
 // Reads go over node:http (get-text.ts says why), writes through ofetch, loaded only for them; a
 // batch's writes go over node:http too, on one keep-alive pool (keepAlive). Redirects are never
 // followed (the token would go with the request, maybe to another origin): they are reported.
+import { spokenDuration } from '../base/spoken-duration.js';
 import { maskToken, redactCard, redactSecretsInText } from '../domain/secrets.js';
 import { NetworkError, RedirectError } from './errors.js';
 import { requestText, type TextResponse } from './get-text.js';
@@ -99,9 +100,11 @@ function describeTls(code: string | undefined, message: string | undefined, orig
 function networkError(error: unknown, url: string, timeoutMs: number): NetworkError {
   const origin = new URL(url).origin;
   const { code, names, message } = rootCause(error);
-  if (names.includes('TimeoutError') || names.includes('AbortError')) return new NetworkError(`no answer from ${origin} within ${timeoutMs / 1000} s (--timeout, PINVOICE_TIMEOUT)`);
+  if (names.includes('TimeoutError') || names.includes('AbortError')) return new NetworkError(`no answer from ${origin} within ${spokenDuration(timeoutMs)} (--timeout, PINVOICE_TIMEOUT)`);
   if (code === 'ECONNREFUSED') return new NetworkError(`cannot connect to ${origin} (connection refused; is the server running?)`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new NetworkError(`cannot resolve the host of ${origin}`);
+  if (code === 'ETIMEDOUT') return new NetworkError(`cannot connect to ${origin} (the connection timed out; is the host up, or a firewall in the way?)`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new NetworkError(`cannot reach ${origin} (no route to the host; is this machine on the network?)`);
   // node:http's ECONNRESET; fetch's SocketError (UND_ERR_SOCKET, "other side closed"), which holds no system code
   if (code === 'ECONNRESET' || names.includes('SocketError')) return new NetworkError(`the connection to ${origin} was closed before an answer`);
   const tls = describeTls(code, message, origin);
@@ -136,6 +139,8 @@ export interface HttpResponse {
   url: string;
   /** the server answered a create it had already made (Idempotent-Replayed: true) */
   replayed?: boolean;
+  /** Pinvoice-Ignored-Fields, as sent (pinvoice serve names the request's fields it did not know) */
+  ignoredFields?: string | undefined;
 }
 
 export function createHttp(options: HttpOptions) {
@@ -171,7 +176,7 @@ export function createHttp(options: HttpOptions) {
     });
     const replayed = response.headers.get('idempotent-replayed') === 'true';
     const { status, statusText, headers: answer } = response;
-    return { status, statusText, text: response._data ?? '', retryAfter: answer.get('retry-after'), replayed, location: answer.get('location') ?? undefined };
+    return { status, statusText, text: response._data ?? '', retryAfter: answer.get('retry-after'), replayed, location: answer.get('location') ?? undefined, ignoredFields: answer.get('pinvoice-ignored-fields') ?? undefined };
   }
 
   async function once(request: HttpRequest, url: string, headers: Record<string, string>, timeoutMs: number): Promise<HttpResponse & { retryAfter: string | null }> {
@@ -181,14 +186,14 @@ export function createHttp(options: HttpOptions) {
       answer = await exchange(request, url, headers, timeoutMs);
     } catch (error) {
       const failure = networkError(error, url, options.timeoutMs);
-      debug?.(`< network error after ${Date.now() - started} ms: ${failure.message}`);
+      debug?.(`< network error after ${spokenDuration(Date.now() - started)}: ${failure.message}`);
       throw failure;
     }
-    const { status, statusText, text, retryAfter, replayed, location } = answer;
-    debug?.(`< ${status} ${statusText} (${Date.now() - started} ms)`);
+    const { status, statusText, text, retryAfter, replayed, location, ignoredFields } = answer;
+    debug?.(`< ${status} ${statusText} (${spokenDuration(Date.now() - started)})`);
     if (text) debug?.(`< ${redactSecretsInText(text.slice(0, DEBUG_BODY_LIMIT))}${text.length > DEBUG_BODY_LIMIT ? '…' : ''}`);
     if (REDIRECTS.has(status)) throw new RedirectError(redirectMessage(url, status, location ?? '', options.baseUrl));
-    return { status, statusText, text, url, retryAfter, replayed };
+    return { status, statusText, text, url, retryAfter, replayed, ignoredFields };
   }
 
   return async function send(request: HttpRequest): Promise<HttpResponse> {
@@ -214,7 +219,7 @@ export function createHttp(options: HttpOptions) {
       }
       if (result.status === 429 && request.retrySafe && options.waitOutRateLimit) {
         const wait = retryAfterMs(result.retryAfter) ?? backoffMs(0);
-        debug?.(`  rate limited: retrying in ${wait} ms`);
+        debug?.(`  rate limited: retrying in ${spokenDuration(wait)}`);
         await options.waitOutRateLimit(wait);
         deadline += wait; // a 429 waited out is not a failure: neither the budget nor the time is spent on it
         attempt--;
@@ -223,10 +228,10 @@ export function createHttp(options: HttpOptions) {
       if (!canRetry || !RETRY_STATUSES.has(result.status)) return result;
       const wait = retryAfterMs(result.retryAfter) ?? backoffMs(attempt);
       if (Date.now() + wait >= deadline) {
-        debug?.(`  not retrying: the wait (${wait} ms) goes past --timeout`);
+        debug?.(`  not retrying: the wait (${spokenDuration(wait)}) goes past --timeout`);
         return result;
       }
-      debug?.(`  retrying in ${wait} ms (attempt ${attempt + 2} of ${options.retries + 1})`);
+      debug?.(`  retrying in ${spokenDuration(wait)} (attempt ${attempt + 2} of ${options.retries + 1})`);
       await sleep(wait);
     }
   };

@@ -28,6 +28,8 @@ export interface ClientOptions {
   /** 429s waited out by this, without limit, and writes over one keep-alive pool (see HttpOptions): a batch */
   waitOutRateLimit?: (ms: number) => Promise<void>;
   keepAlive?: boolean;
+  /** how messages name an operation (the CLI: the command that calls it); default: the specification's name */
+  nameOperation?: (id: OperationId) => string;
 }
 
 /** What a create answered: the answer as received, its `data` (or itself), and the charge read from that. */
@@ -37,6 +39,16 @@ export interface Created {
   view: TransactionView;
   /** the answer holds the charge's whole record, not only its id and pix code */
   whole: boolean;
+  /** the request's fields the gateway said it ignored (Pinvoice-Ignored-Fields; production never says): none, most often */
+  ignoredFields: string[];
+}
+
+/** What an answer's headers said besides its body. */
+export interface AnswerNotes {
+  /** Idempotent-Replayed: the server answered a create it had already made for the key */
+  replayed?: boolean;
+  /** Pinvoice-Ignored-Fields, as sent */
+  ignoredFields?: string | undefined;
 }
 
 /** One page of `pinvoice serve`'s charge listing: the records as sent, their views, and where the next page starts. */
@@ -73,11 +85,12 @@ const fillPath = (path: string, params: Record<string, string | number>) =>
  * A 404 or 405 to an operation only `pinvoice serve` has, from a gateway that has no such route (not our
  * server's "no such charge" for a route it has), said as what it is.
  */
-function missingExtension(error: ApiRequestError, id: OperationId, baseUrl: string): ApiRequestError {
+function missingExtension(error: ApiRequestError, id: OperationId, baseUrl: string, named?: string): ApiRequestError {
   const extension = (OPERATIONS[id] as { extension?: string }).extension;
   const routeMissing = error.status === 405 || (error.status === 404 && (error.code !== 'not_found' || error.message.startsWith('No operation ')));
   if (extension === undefined || !routeMissing) return error;
-  const message = `this gateway (${new URL(baseUrl).origin}) has no ${extension}: that is a \`pinvoice serve\` extension (the gateway answered HTTP ${error.status})`;
+  const needs = named === undefined ? '' : `, which ${named} needs`;
+  const message = `this gateway (${new URL(baseUrl).origin}) has no ${extension}${needs}: that is a \`pinvoice serve\` extension (the gateway answered HTTP ${error.status})`;
   return new ApiRequestError(error.status, error.code, message, [], true);
 }
 
@@ -94,30 +107,33 @@ export function createClient(options: ClientOptions) {
     keepAlive: options.keepAlive,
   };
   const send = createHttp(httpOptions);
+  const nameOf = (id: OperationId) => options.nameOperation?.(id) ?? OPERATIONS[id].name;
 
   /** The answer's JSON value, as sent (an empty body is no value); an error status is an ApiRequestError. */
-  async function call(id: OperationId, request: Omit<HttpRequest, 'path'>, params: Record<string, string | number> = {}, answer?: { replayed?: boolean }): Promise<unknown> {
-    const { status, statusText, text, url, replayed } = await send({ ...request, path: fillPath(OPERATIONS[id].path, params) });
+  async function call(id: OperationId, request: Omit<HttpRequest, 'path'>, params: Record<string, string | number> = {}, answer?: AnswerNotes): Promise<unknown> {
+    const { status, statusText, text, url, replayed, ignoredFields } = await send({ ...request, path: fillPath(OPERATIONS[id].path, params) });
     if (status < 200 || status > 299) {
       const error = toApiError(status, statusText, text, url);
-      const missing = missingExtension(error, id, options.baseUrl);
+      // a gateway's message may name the operation as the specification does ("Create Invoices is not open to it")
+      if (options.nameOperation) error.message = error.message.split(OPERATIONS[id].name).join(nameOf(id));
+      const missing = missingExtension(error, id, options.baseUrl, options.nameOperation && nameOf(id));
       if (missing === error && status === 404 && params.id !== undefined) error.lookedUp = `charge ${JSON.stringify(String(params.id))}`;
       throw missing;
     }
-    if (answer) answer.replayed = replayed === true;
+    if (answer) Object.assign(answer, { replayed: replayed === true, ignoredFields });
     if (text.trim() === '') return undefined;
     try {
       return JSON.parse(text);
     } catch {
       // never the body itself: it is a page or a fragment of one, not something to print
-      throw new UnexpectedResponseError(`${new URL(url).origin} answered ${OPERATIONS[id].name} with HTTP ${status} ${statusText}, but not with JSON`);
+      throw new UnexpectedResponseError(`${new URL(url).origin} answered ${nameOf(id)} with HTTP ${status} ${statusText}, but not with JSON`);
     }
   }
 
   const read = (id: OperationId, params?: Record<string, string | number>) => call(id, { method: 'GET', retrySafe: true }, params);
 
   /** A POST carrying an Idempotency-Key (a new UUID unless given), so a retry cannot act twice. */
-  async function write(id: OperationId, body: unknown, key?: string, params?: Record<string, string | number>, answer?: { replayed?: boolean }) {
+  async function write(id: OperationId, body: unknown, key?: string, params?: Record<string, string | number>, answer?: AnswerNotes) {
     const headers = { 'Idempotency-Key': key ?? (await newKey()) };
     return call(id, { method: 'POST', body, headers, retrySafe: true }, params, answer);
   }
@@ -165,7 +181,7 @@ export function createClient(options: ClientOptions) {
     async webhookSecret() {
       const raw = await plain('webhookSecret');
       const secret = readWebhookSecret(raw);
-      if (secret === undefined) throw new UnexpectedResponseError(`${new URL(options.baseUrl).origin} answered Webhook secret without a webhook_secret`);
+      if (secret === undefined) throw new UnexpectedResponseError(`${new URL(options.baseUrl).origin} answered ${nameOf('webhookSecret')} without a webhook_secret`);
       return { raw, secret };
     },
     /** The events, and the list as sent (the answer's `data`, or the answer when it is a bare list). */
@@ -191,10 +207,12 @@ export function createClient(options: ClientOptions) {
      * need to). `answer.replayed` tells whether the server answered a create it had already made for the
      * key (Idempotent-Replayed).
      */
-    async createInvoice(body: CreateInvoiceRequest, idempotencyKey?: string, answer?: { replayed?: boolean }): Promise<Created> {
+    async createInvoice(body: CreateInvoiceRequest, idempotencyKey?: string, answer: AnswerNotes = {}): Promise<Created> {
       const raw = await write('createInvoice', body, idempotencyKey, undefined, answer);
       const data = unwrapData(raw);
-      return { raw, data, view: readTransaction(data), whole: isWholeRecord(data) };
+      // the header's reader is loaded only for an answer that carries it (pinvoice serve, unknown fields sent)
+      const ignoredFields = answer.ignoredFields === undefined ? [] : (await import('../api/ignored-fields.js')).readIgnoredFields(answer.ignoredFields);
+      return { raw, data, view: readTransaction(data), whole: isWholeRecord(data), ignoredFields };
     },
   };
 }

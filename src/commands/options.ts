@@ -1,6 +1,6 @@
 // What the command groups share when they declare their commands: option parsers, the connection
 // options, help examples, and the type of a command's flags. Only commander is loaded here.
-import { InvalidArgumentError, Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option, type Argument, type Command, type OptionValues } from '@commander-js/extra-typings';
 
 /**
  * The flags a command declares, inferred from its options (extra-typings), never written twice:
@@ -45,12 +45,30 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/**
+ * What the completion scripts offer for a value that commander's `.choices()` does not list: words (a
+ * comma-separated list of them when `commaSeparated`), or the names of the stored profiles. File names
+ * need no mark: an option whose value is named `<path>` (or `<file>`), or an argument so named, takes one.
+ * Any other value is completed with nothing (src/commands/completion reads these from the tree).
+ */
+export type CompletionHint = { words: readonly string[]; commaSeparated?: boolean } | 'profiles';
+
+const completionHints = new WeakMap<Option | Argument, CompletionHint>();
+
+/** Marks an option or argument with what completes its value: `completes(new Option('--status <s>'), {words: STATUSES})`. */
+export function completes<Target extends Option | Argument>(target: Target, hint: CompletionHint): Target {
+  completionHints.set(target, hint);
+  return target;
+}
+
+export const completionHint = (target: Option | Argument): CompletionHint | undefined => completionHints.get(target);
+
 export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
 
 /** The options every command that talks to the API takes (see withConnection, which adds --json and the request's own). */
 export function connectionOptions<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
   return command
-    .option('--profile <name>', 'profile to use (default: $PINVOICE_PROFILE, else the current profile)')
+    .addOption(completes(new Option('--profile <name>', 'profile to use (default: $PINVOICE_PROFILE, else the current profile)'), 'profiles'))
     .option('--base-url <url>', 'API base URL (default: $PINVOICE_BASE_URL, else the profile’s)')
     .option('--debug', 'print each HTTP exchange to stderr (the token masked)')
     .option('--no-color', 'no colour (also NO_COLOR=1, or when stdout is not a terminal)');
@@ -76,4 +94,9 @@ export function apiCommand<Args extends unknown[], Opts extends OptionValues>(co
 /** --token-file: a token for this run, sent wherever the run points (unlike a profile's, kept to its origin). */
 export function withTokenFile<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
   return command.option('--token-file <path>', 'read the token from this file for this run instead of the profile (also PINVOICE_TOKEN)');
+}
+
+/** --yes: an irreversible action goes ahead without asking (it asks only on a terminal anyway). */
+export function withYes<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
+  return command.option('-y, --yes', 'do not ask for confirmation (asked only on a terminal; scripts are never asked)');
 }

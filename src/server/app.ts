@@ -1,5 +1,7 @@
 // createApp builds the HTTP app over a store without listening, so tests and `serve` share it.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { IGNORED_FIELDS_HEADER } from '../api/ignored-fields.js';
+import { ignoredFieldsHeader } from '../api/unknown-fields.js';
 import { OPERATIONS, routerPath } from '../api/operations.js';
 import { pooledRandomBytes } from '../base/random-pool.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
@@ -158,6 +160,9 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, version: s
             (tx) => handler({ ctx: own({ ...ctx, transaction: (fn) => fn(tx), reads: tx }), request, company, version: options.version }))
           : await handler({ ctx: own(ctx), request, company, version: options.version });
         if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
+        // accepted with fields it does not know (as production, never a 422): they are named, not lost silently
+        const ignored = 'body' in op && op.body ? ignoredFieldsHeader(op.body, request.body) : undefined;
+        if (ignored) reply.header(IGNORED_FIELDS_HEADER, ignored);
         return reply.code(answer.status).send(answer.body);
       },
     });

@@ -164,16 +164,16 @@ describe('invoice create', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('validates before sending: each problem with its JSON path, exit 2', async () => {
+  it('validates before sending: each problem named by the flag that gave it, amounts in reais, exit 2', async () => {
     const result = await cli(['invoice', 'create', '--file', charge, '--payer-document', '529.982.247-26', '--amount', '20,00']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/payer\.cpf_cnpj: is not a valid CPF: the check digits do not match/);
-    expect(result.stderr).toMatch(/total_price_cents: must equal the sum/);
+    expect(result.stderr).toMatch(/^ {2}--payer-document: "529\.982\.247-26" is not a valid CPF: the check digits do not match$/m);
+    expect(result.stderr).toMatch(/^ {2}--amount: R\$ 20,00 is not the sum of the items \(items in --file\): R\$ 19,90$/m);
     noStackTrace(result.stderr);
   });
 
   it.each([
-    [['--file', '/nonexistent/charge.json'], /--file \/nonexistent\/charge\.json: no such file/],
+    [['--file', '/nonexistent/charge.json'], /^pinvoice: --file: \/nonexistent\/charge\.json does not exist$/m],
     [['--file', '-'], /not valid JSON/],
     [['--item', 'Camiseta:x:10'], /quantity must be a whole number/],
     [['--amount', 'dez reais'], /--amount: "dez reais" is not an amount/],

@@ -34,7 +34,7 @@ describe('pix decode', () => {
   it("the code serve issued is valid: exit 0, every field shown, the merchant's name and the amount among them", async () => {
     const result = await cli(['pix', 'decode', pix.qrCode]);
     expect(result.code, result.stderr).toBe(0);
-    for (const text of ['pix code (dynamic)', 'merchant name (59)', 'Pinvoice Sandbox', 'R$ 19,90', 'br.gov.bcb.pix', 'txid (62-05)', 'valid: the code keeps every rule']) {
+    for (const text of ['pix code (dynamic)', 'merchant name (59)', 'PINVOICE SANDBOX', 'R$ 19,90', 'br.gov.bcb.pix', 'txid (62-05)', 'valid: the code keeps every rule']) {
       expect(result.stdout).toContain(text);
     }
     expect(result.stderr).toBe('');
@@ -45,21 +45,21 @@ describe('pix decode', () => {
     const result = await cli(['pix', 'decode', '-'], wrapped);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('the code held spaces or line breaks; read without them\n');
-    expect(result.stdout).toContain('Pinvoice Sandbox');
+    expect(result.stdout).toContain('PINVOICE SANDBOX');
   });
 
   it('a corrupted code exits 11, the fields still printed, the broken rule named with what was expected and found', async () => {
-    const corrupted = pix.qrCode.replace('Pinvoice', 'Pinvoize');
+    const corrupted = pix.qrCode.replace('PINVOICE', 'PINVOIZE');
     const result = await cli(['pix', 'decode', corrupted]);
     expect(result.code).toBe(11);
-    expect(result.stdout).toContain('Pinvoize Sandbox');
+    expect(result.stdout).toContain('PINVOIZE SANDBOX');
     expect(result.stdout).toMatch(new RegExp(`^  crc  field 63 \\(CRC\\) is ${pix.qrCode.slice(-4)}, but the code's content gives [0-9A-F]{4}`, 'm'));
     expect(result.stderr).toBe('pinvoice: the pix code breaks a rule: crc\n');
   });
 
   it('--json: valid, kind, the named fields, the TLV tree and the problems', async () => {
     const valid = json((await cli(['pix', 'decode', pix.qrCode, '--json'])).stdout);
-    expect(valid).toMatchObject({ valid: true, kind: 'dynamic', problems: [], fields: { merchant_name: 'Pinvoice Sandbox', amount_cents: 1990, amount: '19.90', txid: '***', key: null } });
+    expect(valid).toMatchObject({ valid: true, kind: 'dynamic', problems: [], fields: { merchant_name: 'PINVOICE SANDBOX', amount_cents: 1990, amount: '19.90', txid: '***', key: null } });
     expect(Object.keys(valid)).toEqual(['valid', 'kind', 'fields', 'tlv', 'problems']);
     expect(valid.tlv[0]).toEqual({ id: '00', length: 2, value: '01' });
     expect(valid.tlv.find((field: any) => field.id === '26').sub.map((field: any) => field.id)).toEqual(['00', '25']);

@@ -96,7 +96,7 @@ describe('serve company add', () => {
       const added = await run(['serve', 'company', 'add', '--db', db, '--name', 'Loja São João'], { env });
       expect(added.code).toBe(0);
       const token = /token: (\S+)/.exec(added.stdout)?.[1] ?? '';
-      expect(added.stderr).toContain(`printf '%s' '${token}' | pinvoice login --profile loja-sao-joao-2 --base-url http://127.0.0.1:4010 --token-stdin`);
+      expect(added.stderr).toContain(`printf '%s' '${token}' | pinvoice login --profile loja-sao-joao-2 --base-url ${server.url} --token-stdin`);
       expect(added.stderr).not.toMatch(/login (?!--profile loja-sao-joao-2 )/);
       const login = await run(['login', '--profile', 'loja-sao-joao-2', '--base-url', server.url, '--token-stdin'], { env, input: token });
       expect(login.code).toBe(0);

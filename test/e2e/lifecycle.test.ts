@@ -94,7 +94,7 @@ describe('the lifecycle from the command line', () => {
     writeFileSync(browser, `#!/bin/sh\necho "$1" > '${seen}'\n`);
     chmodSync(browser, 0o755);
     const opened = await cli(['invoice', 'open', String(created.id)], undefined, { BROWSER: browser });
-    expect(opened.stderr).toMatch(/opened in the default browser/);
+    expect(opened.stderr).toMatch(/opened in the browser \(.*browser.sh\)/);
     await vi.waitFor(() => expect(readFileSync(seen, 'utf8')).toBe(`${url}\n`));
   });
 

@@ -51,7 +51,8 @@ describe('serve token', () => {
     const support = await addToken('--name', 'support-2', '--read-only');
     const refused = await run(['invoice', 'create', ...CHARGE], { env: as(support.token) });
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('This token is read-only: Create Invoices is not open to it');
+    // the server's words, with its operation named as the command the person ran
+    expect(refused.stderr).toContain('This token is read-only: `pinvoice invoice create` is not open to it');
     expect(refused.stderr).toContain('HTTP 403 forbidden');
     expect((await run(['whoami', '--json'], { env: as(support.token) })).code).toBe(0);
   });

@@ -65,7 +65,7 @@ describe('production\'s error answers', () => {
     const result = await run(['invoice', 'get', String(id), '--debug'], { env: fromEnv(gateway) });
     expect(result.code, result.stderr).toBe(0);
     tolerated(result);
-    expect(result.stderr).toContain('retrying in 1000 ms');
+    expect(result.stderr).toContain('retrying in 1 s');
     expect(result.stderr).not.toContain(gateway.token);
     expect(row(result.stdout, 'id')).toBe(String(id));
     expect(gateway.requests.filter((request) => request.url === `/api/v2/invoices/${id}`)).toHaveLength(2);

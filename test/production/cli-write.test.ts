@@ -38,7 +38,9 @@ describe('creating a charge on production', () => {
     expect(row(section(result.stdout, 'Payer'), 'name')).toBe('Fulano de Tal');
     expect(row(result.stdout, 'amount')).toBe('R$ 19,90');
     expect(result.stdout).toContain(ref(secureId)!.pix.qrCode);
-    expect(result.stderr).toBe('');
+    // nothing on stderr but the closing lines: what was created, and what to run next
+    const id = ref(secureId)!.id as number;
+    expect(result.stderr).toBe(`Created pix charge ${id} (${secureId}) R$ 19,90 — pending\nNext: pinvoice invoice open ${id}  (the payer's page)  ·  pinvoice invoice get ${id} --watch\n`);
   });
 
   it('create --json prints the looked-up record, not the minimal answer', async () => {
@@ -109,6 +111,18 @@ describe('creating a charge on production', () => {
     expect(result.stdout).toContain(ref(row(result.stdout, 'secure id')!)!.pix.qrCode);
   });
 
+  it('--allow-unknown-fields sends a file\'s unknown fields; production names none it ignored, so no warning', async () => {
+    const file = join(env.HOME!, 'charge-extra.json');
+    writeFileSync(file, JSON.stringify({ ...createRequest(8), utm_source: 'newsletter' }));
+    expect((await cli(['invoice', 'create', '--file', file, '--no-input'])).code).toBe(2);
+    const from = gateway.requests.length;
+    const result = await cli(['invoice', 'create', '--file', file, '--no-input', '--allow-unknown-fields']);
+    expect(result.code, result.stderr).toBe(0);
+    tolerated(result);
+    expect(JSON.parse(gateway.requests[from]!.body)).toMatchObject({ utm_source: 'newsletter' });
+    expect(result.stderr).not.toMatch(/ignored|does not know/);
+  });
+
   it('a batch of three pix lines gives three result lines, id null since production answers no integer id', async () => {
     const file = join(env.HOME!, 'lines.ndjson');
     writeFileSync(file, `${[1, 2, 3].map((n) => JSON.stringify(createRequest(n))).join('\n')}\n`);
@@ -119,7 +133,7 @@ describe('creating a charge on production', () => {
     for (const { secureId } of lines) expect(ref(secureId)).toMatchObject({ status: 'pending', paymentMethod: 'pix' });
   });
 
-  it('Laravel\'s 422 is exit 2 with its message and every field\'s messages', async () => {
+  it('Laravel\'s 422 is exit 2 with its message and every field\'s messages, each field named by the flag that gave it', async () => {
     gateway.once('POST', /^\/api\/v2\/invoices$/, {
       status: 422,
       body: {
@@ -130,11 +144,11 @@ describe('creating a charge on production', () => {
     const result = await cli(CREATE_PIX);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^pinvoice: The given data was invalid\./);
+    expect(result.stderr).toMatch(/^pinvoice: The given data was invalid:\n/);
     const lines = result.stderr.split('\n').map((line) => line.trim());
-    expect(lines).toContain('payer.cpf_cnpj: The payer.cpf_cnpj field is required.');
-    expect(lines).toContain('payer.cpf_cnpj: second message');
-    expect(lines).toContain('items.0.name: The name is required.');
+    expect(lines).toContain('--payer-document: The payer.cpf_cnpj field is required.');
+    expect(lines).toContain('--payer-document: second message');
+    expect(lines).toContain('--item "Camiseta:1:19,90": The name is required.');
   });
 });
 
@@ -174,16 +188,16 @@ describe('acting on a charge on production', () => {
 
 describe('what only `pinvoice serve` has', () => {
   it.each([
-    [['sandbox', 'pay', '4242'], 'sandbox controls'],
-    [['sandbox', 'clock'], 'sandbox controls'],
-    [['events', 'list', '4242'], 'postback event history'],
-    [['webhooks', 'secret'], 'webhook secret endpoint'],
-  ])('%j on production says production has no %s, not a bare HTTP 404', async (args, what) => {
+    [['sandbox', 'pay', '4242'], 'sandbox controls', 'sandbox pay'],
+    [['sandbox', 'clock'], 'sandbox controls', 'sandbox clock'],
+    [['events', 'list', '4242'], 'postback event history', 'events list'],
+    [['webhooks', 'secret'], 'webhook secret endpoint', 'webhooks secret'],
+  ])('%j on production says production has no %s, which the command needs, not a bare HTTP 404', async (args, what, command) => {
     gateway.addRecord();
     const result = await cli(args);
     expect(result.code, result.stderr).toBe(4);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`pinvoice: this gateway (${gateway.url}) has no ${what}: that is a \`pinvoice serve\` extension`);
+    expect(result.stderr).toContain(`pinvoice: this gateway (${gateway.url}) has no ${what}, which \`pinvoice ${command}\` needs: that is a \`pinvoice serve\` extension`);
     expect(result.stderr).not.toContain('HTTP 404 (HTTP 404 http_404)');
     expect(result.stderr).not.toContain('<html');
   });

@@ -57,7 +57,7 @@ describe('Create Invoices (pix)', () => {
     const pix = parsePixCode(body.pix.qrCode);
     expect(pix.amountCents).toBe(123456);
     expect(pix.gui.toLowerCase()).toBe('br.gov.bcb.pix');
-    expect(pix.merchantName).toBe(body.enterprise.fantasy_name.slice(0, 25));
+    expect(pix.merchantName).toBe(body.enterprise.fantasy_name.toUpperCase().slice(0, 25));
     // dynamic code: the charge's txid (26 to 35 letters and digits) ends the location; 62.05 is "***"
     expect(pix.url).toMatch(/\/[A-Za-z0-9]{26,35}$/);
     expect(pix.txid).toBe('***');

@@ -1,5 +1,6 @@
 // Checks a response against the OpenAPI document the server publishes: the status must be declared
-// for the operation, and the body must validate against its schema.
+// for the operation, the body must validate against its schema, and a header of pinvoice's own
+// (Pinvoice-…) must be declared on that response.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { buildOpenApi } from '../../src/api/openapi.js';
@@ -19,7 +20,7 @@ export function createResponseChecker(version = 'test') {
     regex: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
   }));
 
-  return function check(method: string, url: string, status: number, body: unknown): void {
+  return function check(method: string, url: string, status: number, body: unknown, headers?: Headers): void {
     const pathname = new URL(url, 'http://x').pathname;
     const template = templates.find((t) => t.regex.test(pathname) && doc.paths[t.path]?.[method.toLowerCase()]);
     if (!template) {
@@ -29,8 +30,12 @@ export function createResponseChecker(version = 'test') {
       return;
     }
     const operation = doc.paths[template.path]?.[method.toLowerCase()] as { responses: Record<string, Json> };
-    const response = operation.responses[String(status)] as { content: { 'application/json': { schema: Json } } } | undefined;
+    const response = operation.responses[String(status)] as { content: { 'application/json': { schema: Json } }; headers?: Json } | undefined;
     if (!response) throw new Error(`${method} ${template.path}: status ${status} is not declared in the OpenAPI document`);
+    const declared = new Set(Object.keys(response.headers ?? {}).map((name) => name.toLowerCase()));
+    for (const [name] of headers ?? []) {
+      if (name.startsWith('pinvoice-') && !declared.has(name)) throw new Error(`${method} ${template.path} ${status}: header ${name} is not declared in the OpenAPI document`);
+    }
     const ref = response.content['application/json'].schema.$ref as string | undefined;
     if (ref) validate(ajv, ref, body, `${method} ${template.path} ${status}`);
   };

@@ -89,7 +89,7 @@ export async function request<T = any>(server: TestServer, method: string, path:
   const response = await fetch(`${server.url}${path}`, { method, headers, body });
   const text = await response.text();
   const parsed = text === '' ? undefined : (JSON.parse(text) as T);
-  checkResponse(method, path, response.status, parsed);
+  checkResponse(method, path, response.status, parsed, response.headers);
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 

@@ -52,8 +52,22 @@ describe('flags that go with --batch', () => {
 
 describe('a line', () => {
   it('holds a request, checked and normalized as a single create\'s', () => {
-    const read = readLine({ number: 1, text: JSON.stringify({ ...PIX, unknown: 1 }) });
-    expect(read).toEqual({ request: expect.objectContaining({ method: 'pix', total_price_cents: 1990 }) });
+    const read = readLine({ number: 1, text: JSON.stringify({ ...PIX, payer: { ...PIX.payer, name: ' Fulano de Tal ' } }) });
+    expect(read).toEqual({ request: expect.objectContaining({ method: 'pix', total_price_cents: 1990, payer: PIX.payer }) });
+  });
+
+  it('with a field the API does not know fails as unknown_fields, naming it with a did-you-mean; allowed, it is sent', () => {
+    const text = JSON.stringify({ postback: 'https://x', ...PIX, payer: { ...PIX.payer, emial: 'x' } });
+    expect(readLine({ number: 2, text })).toEqual({
+      failed: {
+        line: 2, ok: false, error: 'unknown_fields', message: 'postback: is not a field of this request; did you mean postback_url? (and 1 more problem; see details)',
+        details: [
+          { path: 'postback', message: 'is not a field of this request; did you mean postback_url?' },
+          { path: 'payer.emial', message: 'is not a field of this request; did you mean payer.email?' },
+        ],
+      },
+    });
+    expect(readLine({ number: 2, text }, { allowUnknownFields: true })).toEqual({ request: expect.objectContaining({ postback: 'https://x', payer: { ...PIX.payer, emial: 'x' } }) });
   });
 
   it('that is not UTF-8, not JSON, not an object or not valid is a failed result, with JSON paths', () => {
@@ -96,7 +110,7 @@ describe('the lines of a file', () => {
   });
 
   it('a file that is missing is refused naming the flag', async () => {
-    await expect(openLinesFlag('--batch', join(dir, 'none.ndjson'))).rejects.toThrow('--batch ' + join(dir, 'none.ndjson') + ': no such file');
+    await expect(openLinesFlag('--batch', join(dir, 'none.ndjson'))).rejects.toThrow(`--batch: ${join(dir, 'none.ndjson')} does not exist`);
   });
 });
 

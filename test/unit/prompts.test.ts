@@ -108,7 +108,7 @@ const PAYER = { name: 'Fulano de Tal', email: 'fulano@example.com', cpf_cnpj: '5
 const ITEMS = [{ name: 'Camiseta', quantity: 1, unit_price: 1990 }];
 const ADDRESS = { address_zip: '01310-100', address_line: 'Avenida Paulista', address_number: '1000', address_city: 'São Paulo', address_state: 'SP' };
 const CARD = { number: '4111111111111111', first_name: 'Fulano', last_name: 'de Tal', month: '11', year: '2027', security_code: '123' };
-const CREATE = confirm(/^Create this charge\?$/, null);
+const CREATE = select(/^Create this charge\?$/, null);
 
 // ---- The flows ----------------------------------------------------------------------------------
 
@@ -152,11 +152,11 @@ describe('promptInvoice', () => {
       'input: Item 2 quantity',
       'input: Item 2 unit price (like 12,50)',
       'confirm: Add another item?',
-      'confirm: Create this charge?',
+      'select: Create this charge?',
     ]);
     expect(asked[0]).toMatchObject({ default: 'pix', choices: [{ name: 'Pix', value: 'pix' }, { name: 'Credit card', value: 'credit_card' }, { name: 'Boleto', value: 'boleto' }] });
     expect(asked.filter((q) => /quantity/.test(q.message)).map((q) => q.default)).toEqual(['1', '1']);
-    expect(asked.filter((q) => q.kind === 'confirm').map((q) => q.default)).toEqual([false, false, true]);
+    expect(asked.filter((q) => q.kind === 'confirm').map((q) => q.default)).toEqual([false, false]);
   });
 
   it('asks only for what the partial lacks and leaves the rest untouched', async () => {
@@ -169,7 +169,7 @@ describe('promptInvoice', () => {
     };
     const before = structuredClone(partial);
     const { result, questions } = await run(partial, [input(/^Payer e-mail$/, ' fulano@example.com '), CREATE]);
-    expect(questions).toEqual(['input: Payer e-mail', 'confirm: Create this charge?']);
+    expect(questions).toEqual(['input: Payer e-mail', 'select: Create this charge?']);
     expect(result).toStrictEqual({ ...partial, payer: { ...partial.payer, email: 'fulano@example.com' } });
     expect(partial).toStrictEqual(before);
   });
@@ -177,13 +177,13 @@ describe('promptInvoice', () => {
   it('uses the sum of given items when the total is missing, asking nothing about items', async () => {
     const items = [{ name: 'Camiseta', quantity: 2, unit_price: 1990 }, { name: 'Meia', quantity: 3, unit_price: 500 }];
     const { result, questions } = await run({ method: 'pix', payer: PAYER, items }, [CREATE]);
-    expect(questions).toEqual(['confirm: Create this charge?']);
+    expect(questions).toEqual(['select: Create this charge?']);
     expect(result.total_price_cents).toBe(5480);
   });
 
   it('asks no items when a total was given without them', async () => {
     const { result, questions } = await run({ payer: PAYER, total_price_cents: 5000 }, [select(/^Payment method$/, 'pix'), CREATE]);
-    expect(questions).toEqual(['select: Payment method', 'confirm: Create this charge?']);
+    expect(questions).toEqual(['select: Payment method', 'select: Create this charge?']);
     expect(result).toStrictEqual({ method: 'pix', payer: PAYER, total_price_cents: 5000 });
   });
 
@@ -195,7 +195,7 @@ describe('promptInvoice', () => {
       input(/^State \(UF\)$/, 'sp', [['São', /two-letter state code/]]),
       CREATE,
     ]);
-    expect(questions).toEqual(['input: Payer CEP', 'input: Street', 'input: Street number', 'input: State (UF)', 'confirm: Create this charge?']);
+    expect(questions).toEqual(['input: Payer CEP', 'input: Street', 'input: Street number', 'input: State (UF)', 'select: Create this charge?']);
     expect(result.payer).toStrictEqual({ ...PAYER, ...ADDRESS });
   });
 
@@ -248,22 +248,22 @@ describe('promptInvoice', () => {
       password(/^Security code$/, '9876'),
       CREATE,
     ]);
-    expect(questions).toEqual(['input: Cardholder first name', 'input: Cardholder last name', 'password: Security code', 'confirm: Create this charge?']);
+    expect(questions).toEqual(['input: Cardholder first name', 'input: Cardholder last name', 'password: Security code', 'select: Create this charge?']);
     expect(result.card).toStrictEqual({ ...card, first_name: 'Fulano', last_name: 'de Tal', security_code: '9876' });
   });
 
   it('asks nothing about a card given by token', async () => {
     const card = { token: 'tok_4f2a9c' };
     const { result, questions } = await run({ method: 'credit_card', payer: PAYER, items: ITEMS, total_price_cents: 1990, card }, [CREATE]);
-    expect(questions).toEqual(['confirm: Create this charge?']);
+    expect(questions).toEqual(['select: Create this charge?']);
     expect(result.card).toStrictEqual(card);
   });
 
   it('throws CancelledError (exit 130) when the charge is not confirmed', async () => {
-    const fake = scripted([confirm(/^Create this charge\?$/, false)]);
+    const fake = scripted([select(/^Create this charge\?$/, 'Cancel')]);
     const flow = promptInvoice({ method: 'pix', payer: PAYER, total_price_cents: 1990 }, fake.prompter, { now: NOW, renderSummary: summary, write: () => {} });
     await expect(flow).rejects.toThrow(CancelledError);
-    await expect(flow).rejects.toMatchObject({ message: 'charge not created', exitCode: EXIT.cancelled });
+    await expect(flow).rejects.toMatchObject({ message: 'charge not created: nothing was sent', exitCode: EXIT.cancelled });
     await expect(flow).rejects.toBeInstanceOf(CliError);
   });
 
@@ -297,6 +297,140 @@ describe('promptInvoice', () => {
     await expect(flow).rejects.toThrow(message);
     await expect(flow).rejects.toMatchObject({ exitCode: EXIT.usage });
     expect(fake.asked).toEqual([]);
+  });
+});
+
+// ---- Changing answers from the summary -----------------------------------------------------------
+
+const SEND = select(/^Create this charge\?$/, 'Send this charge');
+const choose = (entry: string) => select(/^Create this charge\?$/, entry);
+/** The entries offered under the summary the n-th time it was shown. */
+const entriesAt = (asked: Asked[], n = 0) => asked.filter((q) => q.message === 'Create this charge?')[n]?.choices?.map((c) => c.name);
+const PIX = { method: 'pix' as const, payer: PAYER, items: ITEMS, total_price_cents: 1990 };
+
+describe('the summary: send, change an answer, or cancel', () => {
+  it('offers one entry per field asked or set, between "Send this charge" and "Cancel"', async () => {
+    const pix = await run(PIX, [SEND]);
+    expect(entriesAt(pix.asked)).toEqual([
+      'Send this charge', 'Edit payment method', 'Edit items', 'Edit payer name', 'Edit payer e-mail', 'Edit payer CPF or CNPJ',
+      'Edit postback URL', 'Edit external id', 'Cancel',
+    ]);
+    const card = await run({ ...PIX, method: 'credit_card', items: undefined, card: CARD, payer: { ...PAYER, phone: '11999998888' }, ip_payer: '10.0.0.1' }, [SEND]);
+    expect(entriesAt(card.asked)).toEqual([
+      'Send this charge', 'Edit payment method', 'Edit amount', 'Edit payer name', 'Edit payer e-mail', 'Edit payer CPF or CNPJ', 'Edit payer phone',
+      'Edit card', 'Edit installments', 'Edit postback URL', 'Edit external id', 'Edit payer IP address', 'Cancel',
+    ]);
+    expect(entriesAt((await run({ ...PIX, method: 'boleto', payer: { ...PAYER, ...ADDRESS } }, [SEND])).asked)).toContain('Edit payer address');
+    expect(entriesAt((await run({ ...PIX, method: 'credit_card', card: { token: 'tok_1' } }, [SEND])).asked)).toContain('Edit card token');
+  });
+
+  it('asks a field again with its current value as the default, checks it inline, then shows the summary again', async () => {
+    const { result, asked, writes } = await run(PIX, [
+      choose('Edit payer e-mail'),
+      input(/^Payer e-mail$/, 'beltrana@example.com', [['beltrana', /e-mail address/]]),
+      SEND,
+    ]);
+    expect(asked[1]).toMatchObject({ kind: 'input', default: 'fulano@example.com' });
+    expect(result).toStrictEqual({ ...PIX, payer: { ...PAYER, email: 'beltrana@example.com' } });
+    expect(writes).toEqual(['SUMMARY pix 1990', 'SUMMARY pix 1990']);
+  });
+
+  it('Enter keeps the current answer', async () => {
+    const { result } = await run(PIX, [choose('Edit payer name'), input(/^Payer name$/, null), SEND]);
+    expect(result).toStrictEqual(PIX);
+  });
+
+  it('pix to boleto asks the address; back to pix drops what was asked for the boleto', async () => {
+    const { result, writes } = await run(PIX, [
+      choose('Edit payment method'),
+      select(/^Payment method$/, 'boleto'),
+      input(/^Payer CEP$/, '01310100'), input(/^Street$/, 'Avenida Paulista'), input(/^Street number$/, '1000'), input(/^City$/, 'São Paulo'), input(/^State/, 'sp'),
+      choose('Edit payment method'),
+      select(/^Payment method$/, 'pix'),
+      SEND,
+    ]);
+    expect(writes).toEqual(['SUMMARY pix 1990', 'SUMMARY boleto 1990', 'SUMMARY pix 1990']);
+    expect(result).toStrictEqual(PIX);
+  });
+
+  it('a change of method keeps what --file and the flags gave', async () => {
+    const given = { ...PIX, method: 'boleto' as const, payer: { ...PAYER, ...ADDRESS } };
+    const { result } = await run(given, [choose('Edit payment method'), select(/^Payment method$/, 'pix'), SEND]);
+    expect(result).toStrictEqual({ ...given, method: 'pix' });
+  });
+
+  it('pix to card asks the card and installments; card to pix drops the card', async () => {
+    const toCard = await run(PIX, [
+      choose('Edit payment method'),
+      select(/^Payment method$/, 'credit_card'),
+      input(/^Card number$/, CARD.number), input(/first name/, 'Fulano'), input(/last name/, 'de Tal'), input(/month/, '11'), input(/year/, '2027'),
+      password(/^Security code$/, '123'),
+      select(/^Installments$/, '4'),
+      SEND,
+    ]);
+    expect(toCard.result).toStrictEqual({ ...PIX, method: 'credit_card', card: { ...CARD, installment: 4 } });
+    const toPix = await run({ ...PIX, method: 'credit_card' }, [
+      ...[CARD.number, 'Fulano', 'de Tal', '11', '2027'].map((answer) => input(/./, answer)),
+      password(/^Security code$/, '123'),
+      select(/^Installments$/, null),
+      choose('Edit payment method'),
+      select(/^Payment method$/, 'pix'),
+      SEND,
+    ]);
+    expect(toPix.result).toStrictEqual(PIX);
+  });
+
+  it('asks the card again without showing its number or code: Enter keeps them', async () => {
+    const { result, asked } = await run({ ...PIX, method: 'credit_card', card: { ...CARD, installment: 2 } }, [
+      choose('Edit card'),
+      input(/^Card number \(Enter keeps •••• 1111\)$/, ''),
+      input(/first name/, null), input(/last name/, 'Silva'), input(/month/, null), input(/year/, null),
+      password(/^Security code \(Enter keeps the one given\)$/, ''),
+      choose('Edit installments'),
+      select(/^Installments$/, '6'),
+      SEND,
+    ]);
+    expect(asked.find((q) => q.message.startsWith('Card number'))?.default).toBeUndefined();
+    expect(asked.find((q) => q.message === 'Installments')?.default).toBe('2');
+    expect(result.card).toStrictEqual({ ...CARD, last_name: 'Silva', installment: 6 });
+  });
+
+  it('asks the items again, each given one the default; "no" to the next drops it and those after', async () => {
+    const items = [...ITEMS, { name: 'Meia', quantity: 2, unit_price: 500 }, { name: 'Boné', quantity: 1, unit_price: 3000 }];
+    const { result, asked } = await run({ ...PIX, items, total_price_cents: 5990 }, [
+      choose('Edit items'),
+      input(/^Item 1 name$/, null), input(/^Item 1 quantity$/, '3'), input(/^Item 1 unit price/, null),
+      confirm(/^Keep item 2 \(Meia\)\?/, true),
+      input(/^Item 2 name$/, null), input(/^Item 2 quantity$/, null), input(/^Item 2 unit price/, '4,50'),
+      confirm(/^Keep item 3 \(Boné\)\?/, false),
+      SEND,
+    ]);
+    expect(asked.filter((q) => /^Item 1/.test(q.message)).map((q) => q.default)).toEqual(['Camiseta', '1', '19,90']);
+    expect(result.items).toStrictEqual([{ name: 'Camiseta', quantity: 3, unit_price: 1990 }, { name: 'Meia', quantity: 2, unit_price: 450 }]);
+    expect(result.total_price_cents).toBe(6870);
+  });
+
+  it('changes an amount given without items', async () => {
+    const { result, asked } = await run({ method: 'pix', payer: PAYER, total_price_cents: 1990 }, [
+      choose('Edit amount'),
+      input(/^Amount/, '25,00', [['12,345', /ambiguous/]]),
+      SEND,
+    ]);
+    expect(asked[1]?.default).toBe('19,90');
+    expect(result.total_price_cents).toBe(2500);
+  });
+
+  it('sets, then removes with "-", an optional field', async () => {
+    const { result } = await run(PIX, [
+      choose('Edit postback URL'),
+      input(/^Postback URL$/, 'https://shop.example/hook', [['shop.example/hook', /absolute http/]]),
+      choose('Edit external id'),
+      input(/^External id/, 'pedido-1042'),
+      choose('Edit postback URL'),
+      input(/^Postback URL \(- removes it\)$/, '-'),
+      SEND,
+    ]);
+    expect(result).toStrictEqual({ ...PIX, external_id: 'pedido-1042' });
   });
 });
 
@@ -507,10 +641,12 @@ describe('inquirerPrompter', () => {
     expect(await prompter.select({ message: 'Payment method', choices, default: 'boleto' })).toBe('boleto');
     expect(await prompter.confirm({ message: 'Create this charge?', default: true })).toBe(true);
     expect(await prompter.password({ message: 'Security code', mask: '*', validate })).toBe('123');
-    expect(inquirer.input).toHaveBeenCalledWith({ message: 'Payer name', default: 'x', validate });
-    expect(inquirer.select).toHaveBeenCalledWith({ message: 'Payment method', choices, default: 'boleto' });
-    expect(inquirer.confirm).toHaveBeenCalledWith({ message: 'Create this charge?', default: true });
-    expect(inquirer.password).toHaveBeenCalledWith({ message: 'Security code', mask: '*', validate });
+    // drawn on stderr: stdout carries data only (`invoice create --json > out.json` on a terminal)
+    const stderr = { output: process.stderr };
+    expect(inquirer.input).toHaveBeenCalledWith({ message: 'Payer name', default: 'x', validate }, stderr);
+    expect(inquirer.select).toHaveBeenCalledWith({ message: 'Payment method', choices, default: 'boleto' }, stderr);
+    expect(inquirer.confirm).toHaveBeenCalledWith({ message: 'Create this charge?', default: true }, stderr);
+    expect(inquirer.password).toHaveBeenCalledWith({ message: 'Security code', mask: '*', validate }, stderr);
   });
 
   it('turns Ctrl-C (ExitPromptError) into a CancelledError and lets other errors through', async () => {

@@ -6,6 +6,7 @@ import { renderCompany } from '../../src/cli/render/company.js';
 import { dateTime, document, money, orDash, percent, signedMoney, zipCode } from '../../src/cli/render/format.js';
 import { formatDigitableLine } from '../../src/domain/boleto.js';
 import { renderTransaction } from '../../src/cli/render/transaction.js';
+import { renderPayment } from '../../src/cli/render/transaction-payment.js';
 import { BOLETO_BARCODE, BOLETO_LINE, PIX_CODE, boletoTransaction, cardTransaction, enterprise, pixTransaction } from '../support/fixtures.js';
 import { readTransaction } from '../../src/client/read/transaction.js';
 import { readCompany } from '../../src/client/read/company.js';
@@ -18,7 +19,7 @@ const plain = createPalette(false);
 const coloured = createPalette(true);
 // Wide enough that no cell wraps, so rows can be matched whole; fitting narrower terminals is render-width.test.ts.
 const WIDE = 160;
-const render = (tx: Transaction, qr?: string) => renderTransaction(readTransaction(tx), { palette: plain, qr, width: WIDE });
+const render = (tx: Transaction) => renderTransaction(readTransaction(tx), { palette: plain, width: WIDE });
 
 /** The lines from a section's title to the blank line that ends it. */
 function sectionOf(output: string, title: string): string {
@@ -173,12 +174,28 @@ describe('renderTransaction: pending pix', () => {
     }
   });
 
-  it('draws the QR block above the code when one is given', () => {
-    const qr = '█▀▄ \n▄▀█ ';
-    const withQr = render(pixTransaction(), qr);
-    expect(withQr.indexOf(qr)).toBeGreaterThan(withQr.indexOf('Payment (pix)'));
-    expect(withQr.indexOf(qr)).toBeLessThan(withQr.indexOf(PIX_CODE));
-    expect(output).not.toContain('█');
+  it('leaves the payment section out when it is shown apart, last, above the QR; apart, it says what it pays and until when', () => {
+    const without = renderTransaction(readTransaction(pixTransaction()), { palette: plain, width: WIDE, payment: false });
+    expect(without).not.toContain('Payment (pix)');
+    expect(without).not.toContain(PIX_CODE);
+    const apart = renderPayment(readTransaction(pixTransaction()), plain, WIDE, true)?.split('\n');
+    expect(apart?.slice(0, 2)).toEqual(['Payment (pix) of charge 42 (INV-20261122-000042-8391)', expect.stringMatching(/^R\$ 19,90 · expires 2026-11-22 16:03:58 UTC( \(.+\))?$/)]);
+    expect(apart?.slice(-2)).toEqual(['pix copy-and-paste code:', PIX_CODE]);
+  });
+
+  it.each([
+    ['expired', '2026-11-22T16:03:59.000Z', 'expired 2026-11-22 16:03:59 UTC — this code can no longer be paid'],
+    ['canceled', '2026-11-22T15:10:00.000Z', 'canceled 2026-11-22 15:10:00 UTC — this code can no longer be paid'],
+    ['paid', '2026-11-22T15:04:00.000Z', 'paid 2026-11-22 15:04:00 UTC — this code cannot be paid again'],
+  ] as const)('the pix code of a charge %s is shown under a warning, not as one to copy', (status, at, warning) => {
+    const tx = { ...pixTransaction(), status, timeline: [...pixTransaction().timeline, { status, at, note: status }] };
+    const pix = sectionOf(render(tx), 'Payment (pix)').split('\n');
+    expect(pix).toEqual(['Payment (pix)', warning, `pix copy-and-paste code (${status}, not payable):`, PIX_CODE]);
+  });
+
+  it('a status this version does not know leaves the code as one to pay', () => {
+    const pix = sectionOf(renderTransaction(readTransaction({ ...pixTransaction(), status: 'in_analysis' as 'pending' }), { palette: plain, width: WIDE }), 'Payment (pix)');
+    expect(pix.split('\n')).toEqual(['Payment (pix)', 'pix copy-and-paste code:', PIX_CODE]);
   });
 
   it('shows the timeline and omits empty refunds and movements', () => {

@@ -32,12 +32,17 @@ async function cancellable<T>(answer: Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Prompts are drawn on stderr, never stdout: stdout carries data only, so `invoice create --json > out.json`
+ * or `login > log` on a terminal asks its questions on screen and the file holds only what was asked for.
+ */
 export async function inquirerPrompter(): Promise<Prompter> {
   const inquirer = await import('@inquirer/prompts');
+  const context = { output: process.stderr };
   return {
-    input: (o) => cancellable(inquirer.input(o)),
-    select: (o) => cancellable(inquirer.select(o)),
-    confirm: (o) => cancellable(inquirer.confirm(o)),
-    password: (o) => cancellable(inquirer.password(o)),
+    input: (o) => cancellable(inquirer.input(o, context)),
+    select: (o) => cancellable(inquirer.select(o, context)),
+    confirm: (o) => cancellable(inquirer.confirm(o, context)),
+    password: (o) => cancellable(inquirer.password(o, context)),
   };
 }

@@ -1,5 +1,6 @@
 // Postback events and their delivery attempts, as tables and as one-line summaries, from the tolerant
 // view of `pinvoice serve`'s event history (src/client/read/serve-answers.ts).
+import { spokenDuration } from '../../base/spoken-duration.js';
 import type { AttemptView, EventView } from '../../client/read/serve-answers.js';
 import { statusLabel, type Palette } from './colour.js';
 import { DASH, dateTime, orDash } from './format.js';
@@ -8,7 +9,7 @@ import { gridTable, keep, keyValueTable, section } from './table.js';
 import { terminalWidth } from './width.js';
 
 const plain = <T extends { raw: unknown }>(value: T): T => safeData({ ...value, raw: undefined });
-const took = (attempt: AttemptView) => (attempt.durationMs === undefined ? '' : ` in ${attempt.durationMs} ms`);
+const took = (attempt: AttemptView) => (attempt.durationMs === undefined ? '' : ` in ${spokenDuration(attempt.durationMs)}`);
 
 /** "200 in 12 ms", "HTTP 500 in 3 ms", "connection refused by 127.0.0.1:9 (2 ms)"; then what sandbox chaos injected. */
 export function attemptResult(attempt: AttemptView, palette: Palette): string {
@@ -17,7 +18,7 @@ export function attemptResult(attempt: AttemptView, palette: Palette): string {
     const text = `HTTP ${attempt.statusCode}${took(attempt)}`;
     return (attempt.delivered ? palette.ok(text) : palette.bad(text)) + chaos;
   }
-  return palette.bad(`${attempt.error ?? 'no answer'}${attempt.durationMs === undefined ? '' : ` (${attempt.durationMs} ms)`}`) + chaos;
+  return palette.bad(`${attempt.error ?? 'no answer'}${attempt.durationMs === undefined ? '' : ` (${spokenDuration(attempt.durationMs)})`}`) + chaos;
 }
 
 export function deliveryState(event: EventView, palette: Palette): string {

@@ -1,6 +1,7 @@
 // Times as the person reading them lives them: in their time zone (TZ, else São Paulo's, where the
 // gateway's merchants and payers are), the offset written beside each time, or UTC with --utc; and
 // what is still ahead (a pix expiry, a boleto's due date) as a distance from now.
+import { spokenDuration } from '../../base/spoken-duration.js';
 import { parseTimestamp } from '../../base/timestamp.js';
 
 /** The zone when TZ is not set: the gateway's customers are Brazilian, and support works in their time. */
@@ -65,10 +66,7 @@ export function fromNow(text: string, now = Date.now()): string | undefined {
   const ms = parseTimestamp(text);
   if (ms === undefined) return undefined;
   const minutes = Math.round(Math.abs(ms - now) / 60_000);
-  const span = minutes < 1 ? 'less than a minute'
-    : minutes < 60 ? `${minutes} min`
-      : minutes < 48 * 60 ? `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
-        : `${Math.round(minutes / 1440)} days`;
+  const span = minutes < 1 ? 'less than a minute' : spokenDuration(minutes * 60_000);
   return ms >= now ? `in ${span}` : `${span} ago`;
 }
 

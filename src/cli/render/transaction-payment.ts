@@ -1,10 +1,11 @@
 // The payment section: what a payer needs to pay (pix code, boleto line) or what the card charge was.
 import type { BoletoView, CardView, TransactionView } from '../../client/read/transaction.js';
 import { formatDigitableLine } from '../../domain/boleto.js';
+import { statusGroup } from '../../domain/status.js';
 import type { Palette } from './colour.js';
-import { orDash, yesNo } from './format.js';
+import { amount, dateTime, orDash, yesNo } from './format.js';
 import { safeData } from './safe-text.js';
-import { dueFromToday } from './time.js';
+import { dueFromToday, fromNow } from './time.js';
 import { keyValueTable, section, type Row } from './table.js';
 import { terminalWidth } from './width.js';
 
@@ -34,12 +35,49 @@ function cardRows(card: CardView, palette: Palette): Row[] {
   ];
 }
 
+/**
+ * Whether a pix code can still be paid: its charge is waiting for the payer, or in a status this version
+ * does not know (a gateway's own), which it cannot rule out. Expired, canceled, paid or refunded: no.
+ */
+export function pixPayable(status: string | undefined): boolean {
+  const group = status === undefined ? undefined : statusGroup(status);
+  return group === undefined || group === 'waiting';
+}
+
+/** When the charge reached its status: its timeline's entry for it, else the payment or last update. */
+function reachedAt(tx: TransactionView): string | undefined {
+  const entry = [...tx.timeline].reverse().find((event) => event.status === tx.status && event.at !== undefined);
+  return entry?.at ?? (tx.status === 'paid' ? tx.paidAt : undefined) ?? tx.updatedAt;
+}
+
+/**
+ * "expired 2026-11-25 14:03:58 -03:00 — this code can no longer be paid" ("cannot be paid again" once it
+ * was paid): why a pix code is shown but is not to be paid; undefined while it can be. Under 80 columns.
+ */
+export function unpayableNote(tx: TransactionView): string | undefined {
+  if (tx.status === undefined || pixPayable(tx.status)) return undefined;
+  const at = reachedAt(tx);
+  const wasPaid = ['paid', 'refunded'].includes(statusGroup(tx.status) ?? '') || tx.paidAt !== undefined;
+  return `${tx.status}${at === undefined ? '' : ` ${dateTime(at)}`} — ${wasPaid ? 'this code cannot be paid again' : 'this code can no longer be paid'}`;
+}
+
+/** "12 (INV-20261122-000012-4821)", or whichever of the two the record has. */
+const chargeName = (tx: TransactionView) => (tx.id !== undefined && tx.secureId !== undefined ? `${tx.id} (${tx.secureId})` : (tx.id ?? tx.secureId ?? ''));
+
+/** "R$ 19,90 · expires 2026-11-25 20:38:17 -03:00 (in 59 min)": what the payer of a pending charge pays, and by when. */
+function payableLine(tx: TransactionView): string {
+  const until = tx.expiresAt === undefined ? '' : ` · expires ${dateTime(tx.expiresAt)}${fromNow(tx.expiresAt) === undefined ? '' : ` (${fromNow(tx.expiresAt)})`}`;
+  return `${amount(tx.amount)}${until}`;
+}
+
 // The code is printed bare on its own line, outside any table and whatever the terminal's width (the
 // terminal folds it, and copies it back whole), so a triple-click copies it whole: borders, padding or
-// wrapping would corrupt what the payer pastes into the bank app.
-function pixBody(code: string, qr: string | undefined, palette: Palette): string {
-  const lines: string[] = [];
-  if (qr !== undefined && qr !== '') lines.push(qr.replace(/\n+$/, ''));
+// wrapping would corrupt what the payer pastes into the bank app. A code that can no longer be paid says
+// so first, and is not labelled as one to copy.
+function pixBody(tx: TransactionView, code: string, palette: Palette, apart: boolean): string {
+  const note = unpayableNote(tx);
+  if (note !== undefined) return [palette.bad(note), palette.dim(`pix copy-and-paste code (${tx.status ?? ''}, not payable):`), code].join('\n');
+  const lines = apart ? [payableLine(tx)] : [];
   lines.push(palette.dim('pix copy-and-paste code:'), code);
   return lines.join('\n');
 }
@@ -61,9 +99,13 @@ function boletoRows(boleto: BoletoView, pending: boolean): Row[] {
   return rows;
 }
 
-export function renderPayment(record: TransactionView, qr: string | undefined, palette: Palette, width = terminalWidth()): string | null {
+/**
+ * What the payer needs to pay the charge, or what paid it. `apart`: shown on its own, away from the
+ * record's summary (last, above the QR), so a pending pix code says again what it pays and until when.
+ */
+export function renderPayment(record: TransactionView, palette: Palette, width = terminalWidth(), apart = false): string | null {
   const tx = safeData({ ...record, raw: undefined });
-  if (tx.pix !== undefined) return section('Payment (pix)', pixBody(tx.pix.code, qr, palette), palette);
+  if (tx.pix !== undefined) return section(apart ? `Payment (pix) of charge ${chargeName(tx)}` : 'Payment (pix)', pixBody(tx, tx.pix.code, palette, apart), palette);
   if (tx.boleto !== undefined) return section('Payment (boleto)', keyValueTable(boletoRows(tx.boleto, tx.status === 'pending'), palette, width), palette);
   if (tx.card !== undefined) return section('Payment (credit card)', keyValueTable(cardRows(tx.card, palette), palette, width), palette);
   return null;

@@ -18,8 +18,8 @@ const withDistance = (shown: string, distance: string | undefined) => (distance 
 
 export interface TransactionRenderOptions {
   palette: Palette;
-  /** a QR block (from renderQr) drawn above the pix code; the caller leaves it out when it would not fit */
-  qr?: string | undefined;
+  /** false: the payment section is left out, to be shown apart (last, above the pix QR: see show.ts) */
+  payment?: boolean | undefined;
   /** the columns every table fits in; the terminal's by default */
   width?: number | undefined;
   /** the URL of the charge's checkout page, shown under the summary */
@@ -113,7 +113,7 @@ export function renderTransaction(record: TransactionView, options: TransactionR
     section('Payer', keyValueTable(payerRows(tx.payer), palette, width), palette),
     renderItems(tx.items, palette, width),
     section('Fee', keyValueTable(feeRows(tx), palette, width), palette),
-    renderPayment(tx, options.qr, palette, width),
+    options.payment === false ? null : renderPayment(tx, palette, width),
     renderRefunds(tx.refunds, palette, width),
     renderMovements(tx.movements, palette, width),
     renderTimeline(tx.timeline, palette, width),

@@ -1,7 +1,7 @@
 // `pinvoice login`, `logout`, `whoami` (also as `company`): tokens come from a hidden prompt, stdin or
 // a file, never a flag. Each action imports its handler when it runs, so --help loads none of them.
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { apiCommand, connectionOptions, examples, requestTimeout, withConnection, type FlagsOf } from '../options.js';
+import { apiCommand, connectionOptions, examples, requestTimeout, withConnection, withYes, type FlagsOf } from '../options.js';
 
 const loginCommand = () =>
   requestTimeout(withConnection(new Command('login')))
@@ -19,9 +19,9 @@ const loginCommand = () =>
 export type LoginFlags = FlagsOf<typeof loginCommand>;
 
 const logoutCommand = () =>
-  connectionOptions(new Command('logout'))
-    .description('remove a profile and its token')
-    .addHelpText('after', examples('pinvoice logout --profile sandbox'));
+  withYes(connectionOptions(new Command('logout')))
+    .description('remove a profile and its token (asks first on a terminal: the token cannot be shown again)')
+    .addHelpText('after', examples('pinvoice logout --profile sandbox', 'pinvoice logout --profile ci --yes'));
 export type LogoutFlags = FlagsOf<typeof logoutCommand>;
 
 const whoamiCommand = (name: 'whoami' | 'company') =>

@@ -38,7 +38,7 @@ function companyRef(company: CompanyView): CompanyRef | undefined {
 const cnpjKey = (cnpj: string) => cnpj.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 /** The server's text, made safe: it reaches the terminal in messages, whose guard keeps colour codes. */
 const described = (company: CompanyRef | undefined) =>
-  company === undefined ? 'a company the gateway did not name (no id, CNPJ or name in Company Infos)' : safeText(`${company.name} (CNPJ ${company.cnpj})`);
+  company === undefined ? 'a company the gateway did not name (its company record has no id, CNPJ or name)' : safeText(`${company.name} (CNPJ ${company.cnpj})`);
 
 /** The same company of the same server: a CNPJ alone can repeat (a sandbox company given the merchant's real one). */
 const sameCompany = (a: CompanyRef | undefined, aUrl: string, b: CompanyRef | undefined, bUrl: string) =>
@@ -99,7 +99,8 @@ export async function login(flags: LoginFlags): Promise<void> {
   const { createClient } = await import('../../client/index.js');
   const debug = debugWriter(flags);
   const timeoutMs = timeoutMsOf(flags);
-  const ask: Ask = (url, secret) => createClient({ baseUrl: url, token: secret, debug, timeoutMs }).company();
+  // its one call (Company Infos) is named in messages as what the person ran
+  const ask: Ask = (url, secret) => createClient({ baseUrl: url, token: secret, debug, timeoutMs, nameOperation: () => '`pinvoice login`' }).company();
   let view: CompanyView;
   try {
     view = await ask(baseUrl, token);

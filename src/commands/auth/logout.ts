@@ -1,4 +1,5 @@
-// `pinvoice logout`: removes a profile and its token, and says what is current afterwards.
+// `pinvoice logout`: removes a profile and its token, and says what is current afterwards. The token
+// cannot be shown again, so a terminal is asked first (--yes skips; scripts are never asked).
 import { openConfig } from '../../cli/config.js';
 import { profileName } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
@@ -9,6 +10,10 @@ export async function logout(flags: LogoutFlags): Promise<void> {
   const config = await openConfig();
   const name = profileName(flags, config);
   const wasCurrent = config.current() === name;
+  if (config.all()[name] !== undefined) {
+    const { confirmAction } = await import('../../cli/prompts/confirm.js');
+    await confirmAction(`Remove profile "${name}" and its token? pinvoice cannot show the token again: logging in again needs it from wherever it was issued.`, flags);
+  }
   if (!config.remove(name)) throw new CliError(`no profile "${name}" (see pinvoice profile list)`, EXIT.notFound);
   const left = Object.keys(config.all());
   let next = '';

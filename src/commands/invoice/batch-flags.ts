@@ -12,8 +12,11 @@ export interface BatchFlags {
   out?: string;
 }
 
-/** The flags a batch takes: its own, the connection's, --json, and --no-input (a batch never prompts anyway). */
-const WITH_BATCH = new Set(['batch', 'concurrency', 'out', 'json', 'profile', 'baseUrl', 'debug', 'color', 'input']);
+/**
+ * The flags a batch takes: its own, the connection's, --json, --no-input (a batch never prompts anyway),
+ * and --allow-unknown-fields (it changes no line: it lets the lines be sent as they are).
+ */
+const WITH_BATCH = new Set(['batch', 'concurrency', 'out', 'json', 'profile', 'baseUrl', 'debug', 'color', 'input', 'allowUnknownFields']);
 const ONLY_WITH_BATCH = ['concurrency', 'out'] as const;
 
 /** An option's attribute as it is typed: payerName -> --payer-name; a negated boolean (qr: false) -> --no-qr. */

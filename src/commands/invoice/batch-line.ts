@@ -5,15 +5,19 @@ import { validateCreateRequest } from '../../api/validate.js';
 import type { InputLine } from '../../base/read-lines.js';
 import { ApiRequestError, NetworkError, RedirectError, UnexpectedResponseError } from '../../client/errors.js';
 import type { TransactionView } from '../../client/read/transaction.js';
+import { sendable, unknownCreateFields } from './unknown-fields.js';
 
 export type FailedLine = { line: number; ok: false; error: string; message: string; details: ErrorDetail[] };
-/** A created line: what the gateway said of the charge, null where it said nothing (production answers no integer id). */
-export type CreatedLine = { line: number; ok: true; id: number | string | null; secureId: string | null; status: Status | string | null };
+/**
+ * A created line: what the gateway said of the charge, null where it said nothing (production answers no
+ * integer id); with `ignored_fields` when the gateway named fields of the line it ignored (--allow-unknown-fields).
+ */
+export type CreatedLine = { line: number; ok: true; id: number | string | null; secureId: string | null; status: Status | string | null; ignored_fields?: string[] };
 export type BatchResult = CreatedLine | FailedLine;
 
-export function createdLine(line: number, view: TransactionView): CreatedLine {
+export function createdLine(line: number, view: TransactionView, ignoredFields: readonly string[] = []): CreatedLine {
   const id = view.id === undefined ? null : /^\d{1,15}$/.test(view.id) ? Number(view.id) : view.id;
-  return { line, ok: true, id, secureId: view.secureId ?? null, status: view.status ?? null };
+  return { line, ok: true, id, secureId: view.secureId ?? null, status: view.status ?? null, ...(ignoredFields.length > 0 && { ignored_fields: [...ignoredFields] }) };
 }
 
 /**
@@ -32,8 +36,11 @@ function validationMessage(details: ErrorDetail[]): string {
   return first ? `${first.path}: ${first.message}${more}` : 'not a valid create request';
 }
 
-/** The request a line holds, or the result of a line that is not sent: not UTF-8, not JSON, or not a valid create request. */
-export function readLine(input: InputLine, now = new Date()): { request: CreateInvoiceRequest } | { failed: BatchResult } {
+/**
+ * The request a line holds, or the result of a line that is not sent: not UTF-8, not JSON, holding fields
+ * the API does not know (unless they are allowed: then they are sent), or not a valid create request.
+ */
+export function readLine(input: InputLine, { now = new Date(), allowUnknownFields = false } = {}): { request: CreateInvoiceRequest } | { failed: BatchResult } {
   if ('problem' in input) return { failed: failure(input.number, 'invalid_json', `not JSON: ${input.problem}`) };
   let value: unknown;
   try {
@@ -41,9 +48,11 @@ export function readLine(input: InputLine, now = new Date()): { request: CreateI
   } catch (error) {
     return { failed: failure(input.number, 'invalid_json', `not JSON: ${(error as Error).message}`) };
   }
+  const unknown = allowUnknownFields ? [] : unknownCreateFields(value);
+  if (unknown.length > 0) return { failed: failure(input.number, 'unknown_fields', validationMessage(unknown), unknown) };
   const checked = validateCreateRequest(value, now);
   if (!checked.ok) return { failed: failure(input.number, 'validation_failed', validationMessage(checked.details), checked.details) };
-  return { request: checked.value };
+  return { request: sendable(checked.value, value, allowUnknownFields) };
 }
 
 /**

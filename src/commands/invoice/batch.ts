@@ -7,6 +7,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { InputError } from '../../base/input-error.js';
+import { pathProblem } from '../../base/path-problem.js';
 import { openLinesFlag, type InputLine, type LineSource } from '../../base/read-lines.js';
 import { ApiRequestError } from '../../client/errors.js';
 import type { Client } from '../../client/index.js';
@@ -32,10 +33,17 @@ function openSink(out: string | undefined): Sink {
   try {
     fd = openSync(out, 'w', 0o644);
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new InputError(`--out ${out}: ${code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : message}`);
+    throw new InputError(`--out: ${pathProblem(error, out, 'write')}`);
   }
-  return { write: (results) => void writeSync(fd, text(results)), close: () => closeSync(fd) };
+  // a write that fails midway (a full disk) is no usage mistake: exit 1, the results written so far kept
+  const write = (results: BatchResult[]) => {
+    try {
+      writeSync(fd, text(results));
+    } catch (error) {
+      throw new CliError(`--out: ${pathProblem(error, out, 'write')}`, EXIT.unexpected);
+    }
+  };
+  return { write, close: () => closeSync(fd) };
 }
 
 /** 401 (explained by connect as a CliError) or 403: no line can succeed with this token. */
@@ -48,10 +56,12 @@ interface Run {
   scheduler: Scheduler;
   concurrency: number;
   tally: Tally;
+  /** --allow-unknown-fields: lines with fields the API does not know are sent, not failed */
+  allowUnknownFields: boolean;
 }
 
 /** Sends the lines; what stops the batch, or the server being out of reach, is kept in the answer. */
-function lineSender({ client, source, scheduler, concurrency, tally }: Run) {
+function lineSender({ client, source, scheduler, concurrency, tally, allowUnknownFields }: Run) {
   const state = { rejected: undefined as unknown, offline: undefined as string | undefined, networkFailures: 0, networkInARow: 0 };
 
   function failed(line: number, error: unknown): BatchResult | undefined {
@@ -77,7 +87,7 @@ function lineSender({ client, source, scheduler, concurrency, tally }: Run) {
   }
 
   async function send(input: InputLine): Promise<BatchResult | undefined> {
-    const read = readLine(input);
+    const read = readLine(input, { allowUnknownFields });
     if ('failed' in read) return read.failed;
     if (state.offline) {
       state.networkFailures++;
@@ -85,11 +95,11 @@ function lineSender({ client, source, scheduler, concurrency, tally }: Run) {
     }
     const answer = { replayed: false };
     try {
-      const { view } = await client.createInvoice(read.request, batchKey(source.sha256, input.number), answer);
+      const { view, ignoredFields } = await client.createInvoice(read.request, batchKey(source.sha256, input.number), answer);
       state.networkInARow = 0;
       if (answer.replayed) tally.replayed++;
       scheduler.succeeded();
-      return createdLine(input.number, view);
+      return createdLine(input.number, view, ignoredFields);
     } catch (error) {
       return failed(input.number, error);
     }
@@ -121,9 +131,11 @@ export async function createBatch(flags: CreateFlags): Promise<void> {
   };
   const { client } = await connect(flags, { waitOutRateLimit, keepAlive: true });
   const source = await openLinesFlag('--batch', path);
+  // Nothing to send is a mistake (a wrong file, an empty pipe), not a batch that went well.
+  if (source.count === 0) throw new InputError(`--batch ${path === '-' ? '- (stdin)' : path}: no request in it (the input is empty or holds only blank lines); nothing was sent`);
   const sink = openSink(out);
   const tally: Tally = { done: 0, created: 0, replayed: 0, failed: 0 };
-  const sender = lineSender({ client, source, scheduler, concurrency, tally });
+  const sender = lineSender({ client, source, scheduler, concurrency, tally, allowUnknownFields: flags.allowUnknownFields === true });
   const started = Date.now();
   const bar = process.stderr.isTTY === true && !flags.debug && (out !== undefined || process.stdout.isTTY !== true);
   const progress = await startProgress(tally, source.count, { bar, started });

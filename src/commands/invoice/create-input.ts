@@ -1,6 +1,7 @@
 // The create request from --file (or stdin), overridden field by field by the flags.
 import { MAX_INSTALLMENTS, type RequestItem } from '../../api/schemas.js';
 import { usageError } from '../../cli/errors.js';
+import { checkHttpUrl } from '../../cli/url-flag.js';
 import { amountRangeProblem, formatBRL, MAX_CENTS } from '../../domain/money.js';
 import { amountFlag } from './amount-flag.js';
 import type { CreateFlags } from './index.js';
@@ -100,7 +101,8 @@ export function applyFlags(base: Json, flags: CreateFlags): Json {
   set(out, 'total_price_cents', flags.amount === undefined ? undefined : amountFlag(flags.amount, '--amount'));
   set(out, 'items', flags.item?.length ? flags.item.map(parseItem) : undefined);
   set(out, 'product_fisical', flags.tangible === undefined ? undefined : String(flags.tangible));
-  set(out, 'postback_url', flags.postbackUrl);
+  // "" is no postback URL, as in a file; anything else is checked here, so a missing scheme is suggested
+  set(out, 'postback_url', flags.postbackUrl ? checkHttpUrl(flags.postbackUrl, '--postback-url') : flags.postbackUrl);
   set(out, 'ip_payer', flags.ip);
   set(out, 'external_id', flags.externalId);
   set(out, 'metadata', flags.metadata?.length ? parseMetadata(flags.metadata, base.metadata) : undefined);
@@ -108,4 +110,33 @@ export function applyFlags(base: Json, flags: CreateFlags): Json {
   applyCard(out, base, flags);
   applyItemsTotal(out, flags);
   return out;
+}
+
+/** The fields a flag sets, each with its flag and whether it was given: how an error names what the person typed. */
+const FIELD_FLAGS: [path: string, flag: string, given: (flags: CreateFlags) => unknown][] = [
+  ['method', '--method', (f) => f.method], ['total_price_cents', '--amount', (f) => f.amount],
+  ['product_fisical', '--tangible', (f) => f.tangible], ['postback_url', '--postback-url', (f) => f.postbackUrl],
+  ['ip_payer', '--ip', (f) => f.ip], ['external_id', '--external-id', (f) => f.externalId], ['metadata', '--metadata', (f) => f.metadata?.length || undefined],
+  ['payer.name', '--payer-name', (f) => f.payerName], ['payer.email', '--payer-email', (f) => f.payerEmail],
+  ['payer.cpf_cnpj', '--payer-document', (f) => f.payerDocument], ['payer.phone', '--payer-phone', (f) => f.payerPhone],
+  ['payer.address_zip', '--payer-zip', (f) => f.payerZip], ['payer.address_line', '--payer-address', (f) => f.payerAddress],
+  ['payer.address_number', '--payer-number', (f) => f.payerNumber], ['payer.address_complement', '--payer-complement', (f) => f.payerComplement],
+  ['payer.address_neighborhood', '--payer-neighborhood', (f) => f.payerNeighborhood], ['payer.address_city', '--payer-city', (f) => f.payerCity],
+  ['payer.address_state', '--payer-state', (f) => f.payerState], ['card.token', '--card-token', (f) => f.cardToken],
+  ['card.installment', '--installments', (f) => f.installments],
+];
+
+/**
+ * The flag that gave the value at a payload path (`items[1].unit_price` -> `--item "Meia:1:0,99"`), or
+ * undefined when the value came from --file or a prompt. A total the --item flags added up is theirs.
+ */
+export function flagOfPath(flags: CreateFlags): (path: string) => string | undefined {
+  return (path) => {
+    const items = flags.item ?? [];
+    // items[1].name as ours say it, items.1.name as a Laravel gateway does
+    const index = /^items(?:\[(\d+)\]|\.(\d+))/.exec(path)?.slice(1).find((part) => part !== undefined);
+    if (items.length > 0 && index !== undefined) return items[Number(index)] === undefined ? '--item' : `--item ${JSON.stringify(items[Number(index)])}`;
+    if (items.length > 0 && (path === 'items' || (path === 'total_price_cents' && flags.amount === undefined))) return '--item';
+    return FIELD_FLAGS.find(([field, , given]) => (path === field || path.startsWith(`${field}.`)) && given(flags) !== undefined)?.[1];
+  };
 }

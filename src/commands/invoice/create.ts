@@ -5,9 +5,12 @@ import { validateCreateRequest } from '../../api/validate.js';
 import { readJsonObjectFlag } from '../../base/read-input.js';
 import { connect } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
+import { inUserTerms, invalidRequest } from '../../cli/field-errors.js';
 import { createOutput, type Output } from '../../cli/output.js';
+import { closingLines } from '../../cli/render/next-step.js';
 import { checkSingleFlags } from './batch-flags.js';
-import { applyFlags, FLAG_FOR_PATH } from './create-input.js';
+import { applyFlags, FLAG_FOR_PATH, flagOfPath } from './create-input.js';
+import { refuseUnknownFields, sendable, warnIgnoredFields } from './unknown-fields.js';
 import type { CreateFlags } from './index.js';
 import { postbacksOf, show } from './show.js';
 import type { Client, Created } from '../../client/index.js';
@@ -37,18 +40,38 @@ export async function createInvoice(flags: CreateFlags): Promise<void> {
   checkSingleFlags(flags);
   const out = createOutput(flags);
   const partial = applyFlags(flags.file ? await readJsonObjectFlag('--file', flags.file) : {}, flags);
+  // before any question: the flags add only known fields, so only a file's can be unknown
+  if (flags.file && !flags.allowUnknownFields) refuseUnknownFields(partial, flags.file === '-' ? '--file - (stdin)' : `--file ${flags.file}`);
   // Resolve the profile before asking anything: a missing login fails before the questions.
   const connection = flags.dryRun ? undefined : await connect(flags);
   const request = await complete(partial, flags, out);
   const checked = validateCreateRequest(request);
-  if (!checked.ok) {
-    const lines = checked.details.map((d) => `  ${d.path}: ${d.message}`);
-    throw new CliError(`the charge is not valid:\n${lines.join('\n')}`, EXIT.usage);
-  }
-  if (!connection) return out.jsonData(checked.value);
+  // each problem named by the flag that gave it (amounts in reais), or by its path in --file
+  const terms = { flagOf: flagOfPath(flags), sent: request, source: flags.file && '--file' };
+  if (!checked.ok) throw invalidRequest('the charge is not valid', checked.details, terms);
+  const body = sendable(checked.value, request, flags.allowUnknownFields);
+  if (!connection) return out.jsonData(body);
   const { client } = connection;
-  const tx = await recordOf(await client.createInvoice(checked.value, flags.idempotencyKey), client, out);
-  await show(out, tx, { ...flags, baseUrl: connection.connection.baseUrl }, await postbacksOf(client, tx, out));
+  const answer: { replayed?: boolean } = {};
+  const created = await client.createInvoice(body, flags.idempotencyKey, answer).catch((error: unknown) => Promise.reject(inUserTerms(error, terms)));
+  const tx = await recordOf(created, client, out);
+  const events = await postbacksOf(client, tx, out);
+  // after the record, before the pix code and QR that end it on a terminal (show.ts): what was created
+  // and what to run next (only pinvoice serve keeps postback events)
+  const afterRecord = () => {
+    warnIgnoredFields(out, created.ignoredFields);
+    if (answer.replayed) out.message(`replayed (Idempotency-Key ${flags.idempotencyKey ?? '—'}): the gateway had already created this charge for that key, and answered it again; nothing new was created`);
+    if (!out.json) out.message(closingLines(tx, { sandbox: events !== undefined, connection: flags }));
+  };
+  await show(out, tx, { ...flags, baseUrl: connection.connection.baseUrl, afterRecord }, events);
+  refuseUnpaid(tx);
+}
+
+/** A card refused at creation ends like `--watch` does for the same outcome: exit 7, saying why on stderr. */
+function refuseUnpaid(tx: TransactionView): void {
+  if (tx.status !== 'refused') return;
+  const reason = tx.refusedReason ? `: ${tx.refusedReason}` : '';
+  throw new CliError(`charge ${tx.ref ?? tx.secureId ?? ''} was refused${reason} (nothing was charged)`, EXIT.notPaid);
 }
 
 /**

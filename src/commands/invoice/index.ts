@@ -1,7 +1,8 @@
 // `pinvoice invoice get|create|refund|3ds|open`: issue and inspect charges. Each action imports its
 // handler when it runs, so --help loads none of them.
 import { Command, Option } from '@commander-js/extra-typings';
-import { apiCommand, collect, examples, positiveSeconds, wholeNumber, withConnection, withTokenFile, type FlagsOf } from '../options.js';
+import { METHODS, STATUSES } from '../../domain/status.js';
+import { apiCommand, collect, completes, examples, positiveSeconds, wholeNumber, withConnection, withTokenFile, withYes, type FlagsOf } from '../options.js';
 
 const getCommand = () =>
   withTokenFile(withConnection(new Command('get')))
@@ -28,7 +29,7 @@ const createCommand = () =>
     .option('--batch <path>', 'NDJSON: one create request per line, - reads stdin; one result line per request (exit 10 if any failed)')
     .addOption(new Option('--concurrency <n>', 'with --batch: requests in flight at once (default 16)').argParser(wholeNumber(1, 256, 'requests')))
     .option('--out <path>', 'with --batch: write the result lines to this file instead of stdout')
-    .option('--method <method>', 'pix, credit_card or boleto')
+    .addOption(new Option('--method <method>', 'pix, credit_card or boleto').choices(METHODS))
     .option('--amount <reais>', 'total, typed as 12,50 or 12.50 (default: the sum of the items)')
     .option('--item <name:quantity:unit_price>', 'an item, repeatable; unit price in reais, e.g. "Camiseta:2:19,90"', collect)
     .option('--payer-name <name>', 'payer name')
@@ -51,6 +52,7 @@ const createCommand = () =>
     .option('--installments <n>', 'card installments, 1 to 12')
     .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')
     .option('--dry-run', 'validate and print the normalized payload; send nothing')
+    .option('--allow-unknown-fields', 'send fields the API does not know (refused by default, each named with a did-you-mean); the gateway ignores them')
     .option('--no-input', 'never prompt; fail at once naming what is missing')
     .option('--qr', 'draw the pix QR code (default: on a terminal)')
     .option('--no-qr', 'never draw the QR code')
@@ -66,13 +68,13 @@ const createCommand = () =>
 export type CreateFlags = FlagsOf<typeof createCommand>;
 
 const refundCommand = () =>
-  apiCommand(new Command('refund'))
-    .description('refund a paid charge, wholly (default) or in part; answers the record')
+  withYes(apiCommand(new Command('refund')))
+    .description('refund a paid charge, wholly (default) or in part; asks first on a terminal; answers the record')
     .argument('<id>', 'integer id or secureId')
     .option('--amount <reais>', 'amount to refund, typed as 12,50 or 12.50 (default: all that is left)')
     .option('--reason <text>', 'why, kept with the refund')
     .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')
-    .addHelpText('after', examples('pinvoice invoice refund 42', 'pinvoice invoice refund 42 --amount 5,00 --reason "item returned"'));
+    .addHelpText('after', examples('pinvoice invoice refund 42', 'pinvoice invoice refund 42 --amount 5,00 --reason "item returned"', 'pinvoice invoice refund 42 --yes                         # no question, even on a terminal'));
 export type RefundFlags = FlagsOf<typeof refundCommand>;
 
 const threeDsCommand = () =>
@@ -91,17 +93,17 @@ export type ThreeDsFlags = FlagsOf<typeof threeDsCommand>;
 
 const openCommand = () =>
   apiCommand(new Command('open'))
-    .description("open the charge's checkout page (what the payer sees) in the default browser; its URL is printed too")
+    .description("open the charge's checkout page (what the payer sees) in the browser ($BROWSER, else the system's); its URL is printed too (exit 1 if the browser fails)")
     .argument('<ref>', 'integer id, secureId, or any reference invoice get takes (a checkout URL, a pix code…)')
     .option('--print', 'only print the URL (also what happens when there is no browser to open)')
-    .addHelpText('after', examples('pinvoice invoice open 42', 'pinvoice invoice open INV-20261123-000042-1234 --print', 'pinvoice invoice open 42 --json | jq -r .url'));
+    .addHelpText('after', examples('pinvoice invoice open 42', 'BROWSER="firefox --private-window" pinvoice invoice open 42', 'pinvoice invoice open INV-20261123-000042-1234 --print', 'pinvoice invoice open 42 --json | jq -r .url'));
 export type OpenFlags = FlagsOf<typeof openCommand>;
 
 const listCommand = () =>
   apiCommand(new Command('list'))
     .description('list the company\'s charges, newest first, from pinvoice serve\'s listing (production has none): filters, pages, formats')
-    .option('--status <status>', 'only these statuses, comma-separated (pending,paid…)')
-    .option('--method <method>', 'only this method: pix, credit_card or boleto (or several, comma-separated)')
+    .addOption(completes(new Option('--status <status>', 'only these statuses, comma-separated (pending,paid…)'), { words: STATUSES, commaSeparated: true }))
+    .addOption(completes(new Option('--method <method>', 'only this method: pix, credit_card or boleto (or several, comma-separated)'), { words: METHODS, commaSeparated: true }))
     .option('--payer <document-or-email>', 'only this payer: CPF/CNPJ (punctuation allowed) or e-mail')
     .option('--external-id <ref>', 'only the charges with this external_id (your order number)')
     .option('--since <date>', 'created on or after: 2026-11-25 (the start of that day in your time zone) or 2026-11-25T14:00:00-03:00')

@@ -1,35 +1,14 @@
-// `pinvoice invoice open`: the payer's checkout page of a charge, opened in the default browser; its
-// URL printed instead with --print or --json, when there is no browser to open (no graphical session,
-// or no opener), and in any case on stdout, so scripts can always read it.
-import { spawn } from 'node:child_process';
+// `pinvoice invoice open`: the payer's checkout page of a charge, opened in the browser ($BROWSER, else
+// the platform's opener); its URL printed on stdout in any case, so scripts can always read it. With
+// --print or --json only the URL; with no browser to open (no graphical session) the URL and why.
+// A browser that fails is reported with exit 1, the URL still printed.
 import { connect, whereOf } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { checkoutUrl } from '../../client/checkout-url.js';
+import { openInBrowser } from './browser.js';
 import { findCharge } from './find.js';
 import type { OpenFlags } from './index.js';
-
-/** The command that opens a URL in the default browser here, or undefined when there is none to try. */
-function opener(url: string): [string, string[]] | undefined {
-  if (process.env.BROWSER) return [process.env.BROWSER, [url]];
-  if (process.platform === 'darwin') return ['open', [url]];
-  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]];
-  // Linux and the BSDs: only with a graphical session (a terminal over SSH has none)
-  if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return undefined;
-  return ['xdg-open', [url]];
-}
-
-/** Starts the opener and resolves whether it started (the browser itself is left running on its own). */
-function launch([command, args]: [string, string[]]): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true });
-    child.once('error', () => resolve(false));
-    child.once('spawn', () => {
-      child.unref();
-      resolve(true);
-    });
-  });
-}
 
 export async function openInvoice(id: string, flags: OpenFlags): Promise<void> {
   const out = createOutput(flags);
@@ -38,8 +17,10 @@ export async function openInvoice(id: string, flags: OpenFlags): Promise<void> {
   if (tx.checkoutToken === undefined) throw new CliError(`the record of charge ${id.trim()} at ${connection.baseUrl} holds no checkout token (invoice.token_checkout): there is no checkout page to open`, EXIT.notFound);
   const url = checkoutUrl(connection.baseUrl, tx.checkoutToken);
   if (out.json) return out.jsonData({ url, token_checkout: tx.checkoutToken });
-  const how = flags.print ? undefined : opener(url);
-  const opened = how !== undefined && (await launch(how));
   out.data(url);
-  if (!flags.print) out.message(opened ? 'opened in the default browser' : 'no browser to open here (no graphical session): open the URL above');
+  if (flags.print) return;
+  const launched = await openInBrowser(url);
+  if (launched === undefined) return out.message('no browser to open here (no graphical session, and BROWSER is not set): open the URL above');
+  if (!launched.opened) throw new CliError(`the browser could not open the page: ${launched.reason}. Open the URL above yourself (or set BROWSER, e.g. BROWSER="firefox --new-window")`, EXIT.unexpected);
+  out.message(`opened in the browser (${launched.by})`);
 }

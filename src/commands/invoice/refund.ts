@@ -1,14 +1,32 @@
 // `pinvoice invoice refund`: a paid charge refunded wholly or in part; shows the record it answers.
+// On a terminal it first says what will be refunded, to whom, and asks (--yes skips; scripts are never asked).
 import { connect } from '../../cli/context.js';
+import { inUserTerms } from '../../cli/field-errors.js';
 import { createOutput } from '../../cli/output.js';
+import type { Client } from '../../client/index.js';
 import { amountFlag } from './amount-flag.js';
 import type { RefundFlags } from './index.js';
 import { show } from './show.js';
+
+/** "Refund R$ 100,00 (all that is left) of charge 12 (INV-…, Fulano de Tal)? This cannot be undone." */
+async function question(client: Client, id: string, amount: number | undefined): Promise<string> {
+  const [{ money }, { safeText }] = await Promise.all([import('../../cli/render/format.js'), import('../../cli/render/safe-text.js')]);
+  const tx = await client.getInvoice(id);
+  const left = typeof tx.amount === 'number' ? tx.amount - (typeof tx.refundedAmount === 'number' ? tx.refundedAmount : 0) : undefined;
+  const what = amount !== undefined ? money(amount) : left !== undefined ? `${money(left)} (all that is left)` : 'all that is left';
+  const whose = [tx.secureId, tx.payer?.name].filter((part): part is string => Boolean(part)).map((part) => safeText(part));
+  return `Refund ${what} of charge ${safeText(id.trim())}${whose.length ? ` (${whose.join(', ')})` : ''}? This cannot be undone.`;
+}
 
 export async function refundInvoice(id: string, flags: RefundFlags): Promise<void> {
   const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, '--amount');
   const out = createOutput(flags);
   const { client } = await connect(flags);
-  const tx = await client.refund(id, { ...(amount !== undefined && { amount_cents: amount }), ...(flags.reason && { reason: flags.reason }) }, flags.idempotencyKey);
+  const { canAsk, confirmAction } = await import('../../cli/prompts/confirm.js');
+  if (!flags.yes && canAsk()) await confirmAction(await question(client, id, amount), flags);
+  const body = { ...(amount !== undefined && { amount_cents: amount }), ...(flags.reason && { reason: flags.reason }) };
+  // the server's 422 names amount_cents in cents: said back as --amount, in reais
+  const terms = { flagOf: (path: string) => ({ amount_cents: '--amount', reason: '--reason' })[path], sent: body };
+  const tx = await client.refund(id, body, flags.idempotencyKey).catch((error: unknown) => Promise.reject(inUserTerms(error, terms)));
   await show(out, tx, { qr: false });
 }

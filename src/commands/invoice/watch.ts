@@ -1,9 +1,11 @@
 // Polls a charge until it reaches a final status or the time runs out, with a spinner on a TTY. A status
 // this version does not know (a gateway's own, such as "in_analysis") is watched through: only a known
 // final status ends the watch.
+import { spokenSeconds } from '../../base/spoken-duration.js';
 import type { Client } from '../../client/index.js';
 import type { TransactionView } from '../../client/read/transaction.js';
 import { safeText } from '../../cli/render/safe-text.js';
+import { displayWidth } from '../../cli/render/width.js';
 import { statusGroup } from '../../domain/status.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -12,6 +14,11 @@ export interface WatchOptions {
   timeoutMs: number;
   intervalMs: number;
   spinner: boolean;
+  /**
+   * What the spinner's line starts with: the last line of a QR drawn just above (its bottom quiet zone),
+   * which the spinner draws itself so that the QR and the spinner take no more lines than the QR.
+   */
+  prefix?: string | undefined;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -24,10 +31,16 @@ export async function watchInvoice(client: Client, first: TransactionView, optio
   const ref = first.ref;
   let tx = first;
   let frame = 0;
+  const prefix = options.prefix === undefined ? '' : `${options.prefix} `;
+  const room = (process.stderr.columns ?? 80) - displayWidth(prefix) - 1;
   const draw = () => {
-    const seconds = Math.round((Date.now() - started) / 1000);
-    process.stderr.write(`\r${FRAMES[frame++ % FRAMES.length]} ${safeText(`${tx.secureId ?? ref ?? ''}: ${tx.status ?? '—'}`)} (${seconds} s)\u001b[K`);
+    const waited = spokenSeconds(Math.round((Date.now() - started) / 1000));
+    const long = `${tx.secureId ?? ref ?? ''}: ${tx.status ?? '—'} (${waited})`;
+    // beside a QR there may be no room for the id: the payment section above the QR names the charge
+    const label = displayWidth(long) + 2 <= room || prefix === '' ? long : `${tx.status ?? '—'} (${waited})`;
+    process.stderr.write(`\r${prefix}${FRAMES[frame++ % FRAMES.length]} ${safeText(label)}\u001b[K`);
   };
+  if (options.spinner) draw();
   const spin = options.spinner ? setInterval(draw, 100) : undefined;
   try {
     while (ref !== undefined && stillOpen(tx.status)) {

@@ -1,12 +1,13 @@
 // `pinvoice sandbox chaos [show|set FLAGS|clear]`: the faults injected into the company's postbacks.
 import type { ChaosRequest } from '../../api/sandbox.js';
+import { spokenDuration } from '../../base/spoken-duration.js';
 import type { ChaosView } from '../../client/read/serve-answers.js';
 import { connect } from '../../cli/context.js';
 import { usageError } from '../../cli/errors.js';
 import { createOutput, type Output } from '../../cli/output.js';
 import { safeText } from '../../cli/render/safe-text.js';
 import { keyValueTable, section } from '../../cli/render/table.js';
-import type { ChaosFlags } from './index.js';
+import { CHAOS_ACTIONS, type ChaosFlags } from './index.js';
 
 const FAULT_FLAGS = ['duplicate', 'delay', 'reorder', 'dropFirst', 'badSignature', 'invoice'] as const;
 const FLAG_NAMES: Record<(typeof FAULT_FLAGS)[number], string> = {
@@ -36,7 +37,7 @@ function render(out: Output, rule: ChaosView): void {
     ['chaos', rule.active ? out.palette.warn('active') : out.palette.ok('off: postbacks are delivered faithfully')],
     ['applies to', rule.invoiceId === undefined ? 'every charge of the company' : safeText(rule.invoiceId)],
     ['duplicate', on(rule.duplicate)],
-    ['delay', rule.delayMs ? out.palette.warn(`${rule.delayMs} ms`) : 'off'],
+    ['delay', rule.delayMs ? out.palette.warn(spokenDuration(rule.delayMs)) : 'off'],
     ['reorder', on(rule.reorder)],
     ['drop first', rule.dropFirst ? out.palette.warn(`${rule.dropFirst} attempt(s) of each event`) : 'off'],
     ['bad signature', on(rule.badSignature)],
@@ -45,7 +46,7 @@ function render(out: Output, rule: ChaosView): void {
 }
 
 export async function chaos(action = 'show', flags: ChaosFlags): Promise<void> {
-  if (!['show', 'set', 'clear'].includes(action)) throw usageError(`sandbox chaos: unknown action "${action}"; use show, set or clear`);
+  if (!(CHAOS_ACTIONS as readonly string[]).includes(action)) throw usageError(`sandbox chaos: unknown action "${action}"; use show, set or clear`);
   const given = FAULT_FLAGS.filter((name) => flags[name] !== undefined);
   if (action !== 'set' && given.length > 0) throw usageError(`sandbox chaos ${action} takes no fault flags (got ${given.map((name) => FLAG_NAMES[name]).join(', ')}); use sandbox chaos set`);
   const rule = action === 'set' ? ruleOf(flags) : undefined;

@@ -1,15 +1,14 @@
 // `pinvoice sandbox clock [show|advance DURATION|set ISO|reset]`: the company's sandbox time.
 import type { ClockView } from '../../client/read/serve-answers.js';
 import { connect } from '../../cli/context.js';
-import { formatDuration, parseDuration } from '../../cli/duration.js';
+import { spokenSeconds } from '../../base/spoken-duration.js';
+import { parseDuration } from '../../cli/duration.js';
 import { usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { dateTime, DASH } from '../../cli/render/format.js';
 import { safeText } from '../../cli/render/safe-text.js';
 import { keyValueTable, section } from '../../cli/render/table.js';
-import type { ClockFlags } from './index.js';
-
-const ACTIONS = ['show', 'advance', 'set', 'reset'] as const;
+import { CLOCK_ACTIONS as ACTIONS, type ClockFlags } from './index.js';
 
 function checked(action: string, value: string | undefined): { action: (typeof ACTIONS)[number]; seconds?: number; iso?: string } {
   if (!(ACTIONS as readonly string[]).includes(action)) throw usageError(`sandbox clock: unknown action "${action}"; use one of ${ACTIONS.join(', ')}`);
@@ -30,16 +29,25 @@ function checked(action: string, value: string | undefined): { action: (typeof A
 }
 
 const offsetText = (clock: ClockView) =>
-  clock.offsetSeconds === undefined ? DASH : clock.offsetSeconds === 0 ? 'real time' : `${formatDuration(clock.offsetSeconds)} ahead of real time`;
+  clock.offsetSeconds === undefined ? DASH : clock.offsetSeconds === 0 ? 'real time' : `${spokenSeconds(clock.offsetSeconds)} ahead of real time`;
+
+/** The server's refusals in the command's words: its seconds as a duration, its route as the command that resets. */
+async function inCommandTerms(error: unknown, seconds: number | undefined): Promise<unknown> {
+  const [{ ApiRequestError }, { inUserTerms }] = await Promise.all([import('../../client/errors.js'), import('../../cli/field-errors.js')]);
+  if (error instanceof ApiRequestError) error.message = error.message.replace('DELETE /api/v2/sandbox/clock', '`pinvoice sandbox clock reset`');
+  return inUserTerms(error, { flagOf: (path) => (path === 'seconds' ? 'sandbox clock advance' : undefined), sent: { seconds } });
+}
 
 export async function clock(action = 'show', value: string | undefined, flags: ClockFlags): Promise<void> {
   const request = checked(action, value);
   const out = createOutput(flags);
   const { client } = await connect(flags);
-  const result = request.action === 'advance' ? await client.clockAdvance(request.seconds ?? 0)
-    : request.action === 'set' ? await client.clockSet(request.iso ?? '')
-      : request.action === 'reset' ? await client.clockReset()
-        : await client.clockShow();
+  const result = await (request.action === 'advance' ? client.clockAdvance(request.seconds ?? 0)
+    : request.action === 'set' ? client.clockSet(request.iso ?? '')
+      : request.action === 'reset' ? client.clockReset()
+        : client.clockShow()).catch(async (error: unknown) => {
+    throw await inCommandTerms(error, request.seconds);
+  });
   if (out.json) return out.jsonData(result.raw);
   const now = result.now === undefined ? DASH : `${dateTime(result.now)} (${safeText(result.now)})`;
   out.data(section('Sandbox clock', keyValueTable([['now', now], ['offset', offsetText(result)]], out.palette), out.palette));

@@ -1,9 +1,9 @@
 // `pinvoice sandbox …`, on `pinvoice serve` only: drive a charge through its life (pay, expire, cancel,
 // chargeback; the domain's sandbox actions, the same list the API and server use), move the company's
 // clock, inject postback faults, list the magic values. Each action imports its handler when it runs.
-import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { Argument, Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../../domain/status.js';
-import { apiCommand, examples, wholeNumber, type FlagsOf } from '../options.js';
+import { apiCommand, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
 
 const HELP: Record<SandboxAction, string> = {
   pay: 'pay a pending charge (or one waiting for 3-D Secure)',
@@ -12,17 +12,24 @@ const HELP: Record<SandboxAction, string> = {
   chargeback: 'charge back a paid charge',
 };
 
+/** Actions that cannot be undone ask first on a terminal (--yes skips). */
+export const IRREVERSIBLE: ReadonlySet<SandboxAction> = new Set<SandboxAction>(['cancel', 'chargeback']);
+
 const actionCommand = (action: SandboxAction) =>
-  apiCommand(new Command(action))
-    .description(HELP[action])
+  withYes(apiCommand(new Command(action)))
+    .description(`${HELP[action]}${IRREVERSIBLE.has(action) ? '; asks first on a terminal' : ''}`)
     .argument('<id>', 'integer id or secureId')
     .addHelpText('after', examples(`pinvoice sandbox ${action} 42`));
 export type SandboxFlags = FlagsOf<typeof actionCommand>;
 
+/** What `sandbox clock` and `sandbox chaos` do (commander checks the word; the completion scripts offer these). */
+export const CLOCK_ACTIONS = ['show', 'advance', 'set', 'reset'] as const;
+export const CHAOS_ACTIONS = ['show', 'set', 'clear'] as const;
+
 const clockCommand = () =>
   apiCommand(new Command('clock'))
     .description("show or move the company's sandbox clock, which pix expiry, boleto due dates, postback retries and every timestamp follow")
-    .argument('[action]', 'show (default), advance <duration>, set <ISO time>, reset')
+    .addArgument(new Argument('[action]', 'show (default), advance <duration>, set <ISO time>, reset').choices(CLOCK_ACTIONS))
     .argument('[value]', 'advance: a duration such as 90s, 2h, 3d, 1h30m; set: an ISO 8601 time such as 2026-12-24T12:00:00Z')
     .addHelpText('after', examples(
       'pinvoice sandbox clock',
@@ -36,7 +43,7 @@ export type ClockFlags = FlagsOf<typeof clockCommand>;
 const chaosCommand = () =>
   apiCommand(new Command('chaos'))
     .description('show, set or clear the faults injected into postback deliveries (sandbox): duplicates, delays, reordering, dropped attempts, bad signatures')
-    .argument('[action]', 'show (default), set, clear')
+    .addArgument(new Argument('[action]', 'show (default), set, clear').choices(CHAOS_ACTIONS))
     .option('--duplicate', 'send each postback twice')
     .addOption(new Option('--delay <duration>', 'hold each delivery this long first (at most 60s), e.g. 2s or 500ms').argParser(delayMs))
     .option('--reorder', "send a charge's pending events newest first")

@@ -2,15 +2,15 @@
 // (also while a server runs on it); tokens are shown once, when added, and never listed.
 import { randomBytes } from 'node:crypto';
 import { controlCharacterProblem } from '../../domain/text.js';
-import { DEFAULT_BASE_URL } from '../../cli/config.js';
 import { usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
+import { defaultDbPath } from '../../cli/paths.js';
 import { profileSlug } from '../../cli/profile-name.js';
 import { documentProblem, formatCnpj } from '../../domain/document.js';
 import { addCompany } from '../../server/seed.js';
 import type { CompanyAddFlags, CompanyListFlags } from './index.js';
-import { loginLine } from './login-line.js';
-import { withStore } from './with-store.js';
+import { loginAdvice } from './registry.js';
+import { checkedDb, withStore } from './with-store.js';
 
 function checkNames(flags: CompanyAddFlags): void {
   if (flags.name.trim() === '') throw usageError('--name must not be empty');
@@ -34,8 +34,7 @@ export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
   const profile = `${profileSlug(created.fantasyName)}-${created.id}`;
   out.message(
     'The token is shown this once. Store it in a new CLI profile (your current profile keeps its token) with:\n\n' +
-      `  ${loginLine(company.token, profile, DEFAULT_BASE_URL)}\n\n` +
-      `(with the server's URL after --base-url if it does not listen on ${DEFAULT_BASE_URL})\n`,
+      loginAdvice(company.token, profile, checkedDb(flags.db ?? defaultDbPath())),
   );
 }
 

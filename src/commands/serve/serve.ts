@@ -10,6 +10,7 @@ import { DatabaseOpenError } from '../../server/store/port.js';
 import { packageVersion } from '../../version.js';
 import type { ServeFlags } from './index.js';
 import { loginLine } from './login-line.js';
+import { registerServer } from './registry.js';
 
 const MIN_TOKEN_LENGTH = 16;
 
@@ -73,9 +74,14 @@ export async function serve(flags: ServeFlags): Promise<void> {
   // (the bench's start-and-stop met the default action, an exit by the signal, in the moment between).
   const stopped = untilSignal();
   const server = await start(flags, db);
+  const unregister = registerServer(db, server.url);
   out.data(`listening on ${server.url}`);
   announceSeed(out, server, db);
   const signal = await stopped;
   out.message(`${signal}: finishing requests in flight and closing the database`);
-  await server.close();
+  try {
+    await server.close();
+  } finally {
+    unregister();
+  }
 }

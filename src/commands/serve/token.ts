@@ -1,17 +1,17 @@
 // `pinvoice serve token add|list|revoke`: a token per person, each named, some read-only (support
 // staff: they look up charges and their events, and change nothing). Shown once, when added; stored
 // hashed; revoked tokens stop working within a second on every server of the file.
-import { DEFAULT_BASE_URL } from '../../cli/config.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
+import { defaultDbPath } from '../../cli/paths.js';
 import { profileSlug } from '../../cli/profile-name.js';
 import { controlCharacterProblem } from '../../domain/text.js';
 import { pooledRandomBytes } from '../../base/random-pool.js';
 import { generateToken } from '../../server/seed.js';
 import { TokenNameTaken, type ApiToken, type Store } from '../../server/store/port.js';
 import type { TokenAddFlags, TokenListFlags, TokenRevokeFlags } from './index.js';
-import { loginLine } from './login-line.js';
-import { withStore } from './with-store.js';
+import { loginAdvice } from './registry.js';
+import { checkedDb, withStore } from './with-store.js';
 
 const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
@@ -47,8 +47,7 @@ export async function tokenAdd(flags: TokenAddFlags): Promise<void> {
   out.data(`token ${added.id} "${added.name}" (${view(added).access}) for company ${added.company_id}\ntoken: ${token}`);
   out.message(
     'The token is shown this once. Store it in a CLI profile with:\n\n' +
-      `  ${loginLine(token, profileSlug(added.name), DEFAULT_BASE_URL)}\n\n` +
-      `(with the server's URL after --base-url if it does not listen on ${DEFAULT_BASE_URL})\n`,
+      loginAdvice(token, profileSlug(added.name), checkedDb(flags.db ?? defaultDbPath())),
   );
 }
 

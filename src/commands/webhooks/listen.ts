@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { listenMessage } from '../../base/listen-message.js';
 import { postJson } from '../../base/post-json.js';
+import { spokenSeconds } from '../../base/spoken-duration.js';
 import { checkHttpUrl } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
 import { createOutput, type Output } from '../../cli/output.js';
@@ -105,5 +106,5 @@ export async function listen(flags: ListenFlags): Promise<void> {
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);
   await close(server);
-  if (code !== undefined) throw new CliError(`received ${valid} of ${flags.count} events before --timeout (${flags.timeout} s)`, EXIT.watchTimeout);
+  if (code !== undefined) throw new CliError(`received ${valid} of ${flags.count} events before --timeout (${spokenSeconds(flags.timeout ?? 0)})`, EXIT.watchTimeout);
 }

@@ -2,6 +2,7 @@
 // (`--json`) and the line a person reads.
 import type { IncomingMessage } from 'node:http';
 import type { PostbackBody } from '../../api/postbacks.js';
+import { spokenDuration } from '../../base/spoken-duration.js';
 import type { Output } from '../../cli/output.js';
 import { dateTime, money } from '../../cli/render/format.js';
 import { safeData } from '../../cli/render/safe-text.js';
@@ -94,7 +95,7 @@ export function eventLine(received: Received, out: Output): string {
   ];
   if (r.forward) {
     const answer = r.forward.status === null ? p.bad(r.forward.error ?? 'no answer') : r.forward.status < 300 ? p.ok(String(r.forward.status)) : p.bad(String(r.forward.status));
-    parts.push(`→ ${answer} (${r.forward.duration_ms} ms)`);
+    parts.push(`→ ${answer} (${spokenDuration(r.forward.duration_ms)})`);
   }
   return parts.filter((part) => part !== '').join('  ');
 }

@@ -24,14 +24,24 @@ export interface MethodData {
 
 const NONE = { pix_code: null, pix_txid: null, boleto: null, card: null, expires_at: null, installments: 1 };
 
+/**
+ * The BR Code of a charge. The merchant's name and city go in capitals, as the Banco Central's examples
+ * and most PSPs write them: a run of capitals, digits and spaces packs into a QR's alphanumeric mode, so
+ * every name of letters and spaces (up to the field's 25 characters) keeps the code at version 7, a QR
+ * of 24 lines that fits an 80×24 terminal (test/unit/qr.test.ts pins it).
+ */
+export function pixCodeOf(company: Pick<Company, 'fantasy_name' | 'address_city'>, amountCents: number, location: string): string {
+  return buildPixCode({
+    merchantName: company.fantasy_name.toUpperCase(),
+    merchantCity: company.address_city.toUpperCase(),
+    amountCents,
+    url: location,
+  });
+}
+
 export function pixData(ctx: ServerContext, company: Company, request: CreateInvoiceRequest, now: Date): MethodData {
   const txid = makeTxid(ctx.random(64), now);
-  const code = buildPixCode({
-    merchantName: company.fantasy_name,
-    merchantCity: company.address_city,
-    amountCents: request.total_price_cents,
-    url: `${ctx.config.pixLocation}/${txid}`,
-  });
+  const code = pixCodeOf(company, request.total_price_cents, `${ctx.config.pixLocation}/${txid}`);
   const expiresAt = new Date(now.getTime() + ctx.config.pixExpirySeconds * 1000).toISOString();
   return { status: 'pending', note: 'pix charge created; awaiting payment', fields: { ...NONE, pix_code: code, pix_txid: txid, expires_at: expiresAt } };
 }
