@@ -1,9 +1,14 @@
 // The closing lines of `invoice create`: what was created, and the command to run next, per outcome.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closingLines, createdLine, nextStepLine, shellWord } from '../../src/cli/render/next-step.js';
 import type { TransactionView } from '../../src/client/read/transaction.js';
 
 const SECURE = 'INV-20261122-000012-4821';
+
+// Run through npx (npm_command=exec), pinvoice suggests `npx pinvoice …`: these tests may themselves run under npx.
+const started = process.env.npm_command;
+beforeEach(() => delete process.env.npm_command);
+afterEach(() => (started === undefined ? delete process.env.npm_command : (process.env.npm_command = started)));
 
 function charge(overrides: Partial<TransactionView>): TransactionView {
   return {
@@ -57,5 +62,12 @@ describe('closingLines', () => {
   it('ends with the next step when there is one', () => {
     expect(closingLines(charge({}), SERVE).split('\n')).toEqual([`Created pix charge 12 (${SECURE}) R$ 25,00 — pending`, expect.stringMatching(/^Next: /)]);
     expect(closingLines(charge({ status: 'paid' }), SERVE)).toBe(`Created pix charge 12 (${SECURE}) R$ 25,00 — paid`);
+  });
+});
+
+describe('a run started through npx', () => {
+  it('suggests npx pinvoice', () => {
+    process.env.npm_command = 'exec';
+    expect(nextStepLine(charge({}), { sandbox: true, connection: {} })).toContain('npx pinvoice invoice open 12');
   });
 });

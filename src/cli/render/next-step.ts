@@ -1,6 +1,7 @@
 // The closing lines of `invoice create`: what was created, on one line (the id has scrolled away behind
 // the record's tables and the QR by then), and the command to run next for the charge's outcome. They
 // are messages (stderr): stdout holds the record only, so `create > charge.txt` keeps them on screen.
+import { invocation } from '../invocation.js';
 import type { TransactionView } from '../../client/read/transaction.js';
 import { amount } from './format.js';
 import { safeText } from './safe-text.js';
@@ -36,7 +37,7 @@ function steps(tx: TransactionView, ref: string, context: NextStepContext): stri
   const { profile, baseUrl, tokenFile } = context.connection ?? {};
   const flags = [['--profile', profile], ['--base-url', baseUrl], ['--token-file', tokenFile]]
     .flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellWord(value as string)}`])).join('');
-  const command = (verb: string, extra = '') => `pinvoice invoice ${verb} ${shellWord(ref)}${extra}${flags}`;
+  const command = (verb: string, extra = '') => `${invocation()} invoice ${verb} ${shellWord(ref)}${extra}${flags}`;
   const watch = command('get', ' --watch');
   if (tx.status === 'pending') return [...(tx.checkoutToken === undefined ? [] : [`${command('open')}  (the payer's page)`]), watch];
   if (tx.status !== 'waiting_3ds') return [];

@@ -1,9 +1,5 @@
 // The command that stores a token the server has just shown once, for `serve` and `serve company add`.
-
-/** Started through npx (npm sets npm_command=exec), the command to paste needs npx too. */
-function invocation(): string {
-  return process.env.npm_command === 'exec' ? 'npx pinvoice' : 'pinvoice';
-}
+import { invocation } from '../../cli/invocation.js';
 
 /** `printf '%s' '<token>' | pinvoice login --profile <profile> --base-url <url> --token-stdin` */
 export function loginLine(token: string, profile: string, baseUrl: string): string {
