@@ -22,8 +22,6 @@ export const COMMAND_OF_OPERATION: Readonly<Record<OperationId, string>> = {
   sandboxChaos: 'sandbox chaos',
   sandboxChaosSet: 'sandbox chaos set',
   sandboxChaosClear: 'sandbox chaos clear',
-  sandboxWebhookSigning: 'sandbox webhook-signing',
-  sandboxWebhookSigningSet: 'sandbox webhook-signing',
   sandboxScenarios: 'sandbox scenarios',
   companyInfos: 'whoami',
   webhookSecret: 'webhooks secret',
