@@ -20,17 +20,22 @@ afterAll(removeWorkDirs);
 
 describe('three nodes on one database', () => {
   it('deliver every event exactly once, also when one node is killed while retries are due', async () => {
-    // each event's first attempt fails (500), so retries are due when the node dies; later ones succeed
-    const seen = new Set<string>();
+    // every request fails (500) until the first node is dead, so retries are due when it dies (some may
+    // already have been tried again, and one may be in flight from the dying node: all answered 500);
+    // after the kill every request succeeds, so a second 2xx for one event would be a double delivery
+    let healthy = false;
+    const answered = new Map<string, number[]>();
     receiver = await startReceiver((request) => {
       const id = String(request.headers['pinvoice-event-id']);
-      if (seen.has(id)) return 200;
-      seen.add(id);
-      return 500;
+      const status = healthy ? 200 : 500;
+      answered.set(id, [...(answered.get(id) ?? []), status]);
+      return status;
     });
     const { dir, env } = workDir();
+    // (a 5 s answer timeout: on a loaded machine a 1 s one can fire after the receiver answered 200,
+    // which is a retry by design, not the double delivery this test is about)
     const args = ['--port', '0', '--db', await dbFor(dir, 'three'), '--token', TOKEN,
-      '--postback-attempts', '8', '--postback-base-delay', '4000', '--postback-timeout', '1000'];
+      '--postback-attempts', '8', '--postback-base-delay', '2000', '--postback-timeout', '5000'];
     const nodes = [await startServe(args, env), await startServe(args, env), await startServe(args, env)];
     const url = `${receiver.url}/hook`;
     const charges = await mapLimit(Array.from({ length: 30 }, (_, i) => i), 6, async (i) => {
@@ -43,25 +48,23 @@ describe('three nodes on one database', () => {
       expect((await call(nodes[(i + 1) % 3]!.url, TOKEN, 'POST', `/api/v2/sandbox/invoices/${charge.id}/pay`)).status).toBe(200);
     });
     const expected = 30 + 15;
-    // every event has failed once: retries are due; the first node dies now
-    await eventually(() => seen.size >= expected, 20_000, 'a first (failed) attempt of every event');
+    // every charge's first event (created) has failed at least once: retries are due (a charge's later
+    // events wait behind it); the first node dies now
+    await eventually(() => answered.size >= charges.length, 20_000, 'a first (failed) attempt of every charge\'s first event');
     await nodes[0]!.kill('SIGKILL');
-    // (no retry has started yet: the first retry waits 2 to 4 s) every event ends delivered, as any node tells
+    healthy = true;
+    // every event ends delivered, as any node tells
     await eventually(async () => {
       const lists = await Promise.all(charges.map(async (charge) => (await call(nodes[1]!.url, TOKEN, 'GET', `/api/v2/invoices/${charge.id}/events`)).body.data as any[]));
       return lists.flat().every((event) => event.state === 'delivered') && lists.flat().length === expected;
-    }, 30_000, 'every event delivered');
-    const byEvent = new Map<string, number>();
-    for (const request of receiver.received) {
-      const id = String(request.headers['pinvoice-event-id']);
-      byEvent.set(id, (byEvent.get(id) ?? 0) + 1);
-    }
-    expect(byEvent.size).toBe(expected);
-    // the first request of each event was answered 500, the second 200: exactly two requests each
-    expect([...byEvent.values()].filter((n) => n !== 2)).toEqual([]);
+    }, 40_000, 'every event delivered');
+    expect(answered.size).toBe(expected);
+    // each event answered 2xx exactly once (after the kill); each charge's first event failed before it
+    expect([...answered].filter(([, statuses]) => statuses.filter((status) => status === 200).length !== 1)).toEqual([]);
+    expect([...answered].filter(([, statuses]) => statuses.length < 2).length).toBeLessThanOrEqual(15);
     const events = (await Promise.all(charges.map(async (charge) => (await call(nodes[2]!.url, TOKEN, 'GET', `/api/v2/invoices/${charge.id}/events`)).body.data as any[]))).flat();
-    expect(events.every((event) => event.attempts.filter((a: any) => a.delivered).length === 1)).toBe(true);
-  });
+    expect(events.filter((event) => event.attempts.filter((a: any) => a.delivered).length !== 1)).toEqual([]);
+  }, 90_000);
 
   it('answer as one server: one key makes one invoice, refunds never exceed the amount, expiry happens once', async () => {
     const { dir, env } = workDir();
