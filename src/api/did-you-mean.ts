@@ -61,7 +61,7 @@ export function suggestField(name: string, known: readonly string[]): string | u
   if (squashed === '' || name.length > 64) return undefined;
   const sameName = only(known.filter((candidate) => squash(candidate) === squashed && candidate !== name));
   if (sameName) return sameName;
-  const synonym = SYNONYMS[squashed]?.find((candidate) => known.includes(candidate));
+  const synonym = Object.hasOwn(SYNONYMS, squashed) ? SYNONYMS[squashed]?.find((candidate) => known.includes(candidate)) : undefined;
   if (synonym) return synonym;
   const snaked = snake(name);
   const affix = only(known.filter((candidate) => candidate.startsWith(`${snaked}_`) || candidate.endsWith(`_${snaked}`)));

@@ -12,11 +12,12 @@ type Json = Record<string, unknown>;
 const REQUESTS = {
   CreateInvoiceRequest: S.CreateInvoiceRequest, RefundRequest: S.RefundRequest, ThreeDSRequest: S.ThreeDSRequest,
   ClockAdvanceRequest: X.ClockAdvanceRequest, ClockSetRequest: X.ClockSetRequest, ChaosRequest: X.ChaosRequest,
+  WebhookSigningRequest: X.WebhookSigningRequest,
 };
 const RESPONSES = {
   Transaction: S.Transaction, InvoiceList: S.InvoiceList, SearchTransactionAnswer: S.SearchTransactionAnswer, CreateInvoiceResponse: S.CreateInvoiceResponse, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
   WebhookSecret: P.WebhookSecret, WebhookEvent: P.WebhookEvent, EventList: P.EventList, PostbackBody: P.PostbackBody,
-  SandboxClock: X.SandboxClock, ChaosRule: X.ChaosRule, ScenarioList: X.ScenarioList,
+  SandboxClock: X.SandboxClock, ChaosRule: X.ChaosRule, ScenarioList: X.ScenarioList, WebhookSigning: X.WebhookSigning,
 };
 
 const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
@@ -119,7 +120,7 @@ export function buildOpenApi(version: string): Json {
             + 'Any 2xx answer is a delivery; anything else, a timeout or a connection error is retried with exponential backoff and jitter (3 retries by default).',
           parameters: [
             { name: SIGNATURE_HEADER, in: 'header', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the webhook secret>: replay-safe', schema: { type: 'string' } },
-            { name: BODY_SIGNATURE_HEADER, in: 'header', required: true, description: '<hex HMAC-SHA256 of the raw body keyed with the webhook secret>: the form production handlers verify', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+            { name: BODY_SIGNATURE_HEADER, in: 'header', required: true, description: '<hex HMAC-SHA256 of the raw body keyed with the webhook secret, or with an API token of the company when it chose so (PUT /api/v2/sandbox/webhook-signing)>: the form production handlers verify', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
             { name: 'Pinvoice-Event-Id', in: 'header', required: true, description: 'the event id, as `event_id` in the body', schema: { type: 'string' } },
           ],
           requestBody: { required: true, content: jsonContent(refTo(P.PostbackBody)) },

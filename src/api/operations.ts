@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS } from '../domain/status.js';
 import { EventList, WebhookEvent, WebhookSecret } from './postbacks.js';
-import { ChaosRequest, ChaosRule, ClockAdvanceRequest, ClockSetRequest, SandboxClock, ScenarioList } from './sandbox.js';
+import { ChaosRequest, ChaosRule, ClockAdvanceRequest, ClockSetRequest, SandboxClock, ScenarioList, WebhookSigning, WebhookSigningRequest } from './sandbox.js';
 import { SEARCH_PARAMETERS } from './invoice-query.js';
 import { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, Health, PublicInvoice, RefundRequest, SearchTransactionAnswer, ThreeDSRequest, Transaction } from './schemas.js';
 
@@ -215,6 +215,32 @@ export const OPERATIONS = [
     writes: true,
     response: ChaosRule,
     errors: [401, 403],
+  },
+  {
+    id: 'sandboxWebhookSigning',
+    name: 'Sandbox: webhook signing key',
+    summary: "pinvoice serve only: what keys the company's X-Webhook-Signature, the webhook secret (the default) or one of its API tokens (named, never shown).",
+    method: 'GET',
+    path: '/api/v2/sandbox/webhook-signing',
+    auth: 'bearer',
+    sandbox: true,
+    response: WebhookSigning,
+    errors: [401],
+  },
+  {
+    id: 'sandboxWebhookSigningSet',
+    name: 'Sandbox: set the webhook signing key',
+    summary: 'pinvoice serve only: `{"key": "token"}` keys X-Webhook-Signature with the bearer token of this request, as handlers written for production verify it with their API key; '
+      + 'the server then keeps a copy of that token it can sign with (in its database, never shown or logged) until `{"key": "secret"}` or the token\'s revocation, '
+      + 'which bring the webhook secret back and forget the copy. Pinvoice-Signature stays keyed with the webhook secret. Applies from the next delivery attempt.',
+    method: 'PUT',
+    path: '/api/v2/sandbox/webhook-signing',
+    auth: 'bearer',
+    sandbox: true,
+    body: WebhookSigningRequest,
+    writes: true,
+    response: WebhookSigning,
+    errors: [400, 401, 403, 413, 415, 422],
   },
   {
     id: 'sandboxScenarios',

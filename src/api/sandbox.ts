@@ -1,6 +1,8 @@
 // The sandbox's controls for time and faults as data (contract, "Sandbox controls for time and
-// faults"): the company's clock, postback chaos and the list of magic values. `pinvoice serve` only.
+// faults"): the company's clock, postback chaos, the list of magic values, and which key signs its
+// postbacks' X-Webhook-Signature. `pinvoice serve` only.
 import { z } from 'zod';
+import { BODY_SIGNATURE_HEADER } from '../domain/signature.js';
 import { typeError } from './schemas.js';
 
 const timestamp = () => z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC, milliseconds, trailing Z');
@@ -50,6 +52,22 @@ export const ChaosRule = z.object({
   active: z.boolean().describe('whether any fault is on'),
 });
 
+export const SIGNING_KEYS = ['secret', 'token'] as const;
+
+/** What PUT /sandbox/webhook-signing takes: `token` makes the request's own bearer token the key. */
+export const WebhookSigningRequest = z.object({
+  key: z.enum(SIGNING_KEYS, { error: 'must be "secret" or "token"' })
+    .describe('secret: the webhook secret keys X-Webhook-Signature (the default); token: the bearer token of this very request does'),
+});
+
+/** Which key signs the company's X-Webhook-Signature: never the key itself. */
+export const WebhookSigning = z.object({
+  key: z.enum(SIGNING_KEYS).describe('what keys X-Webhook-Signature: the webhook secret, or an API token of the company'),
+  token_name: z.string().nullable().describe('with key "token": the name of the token that signs (as in `serve token list`); null otherwise'),
+  token_hint: z.string().nullable().describe('with key "token": enough of that token to recognise it, never enough to use it; null otherwise'),
+  header: z.literal(BODY_SIGNATURE_HEADER).describe('the header so keyed; Pinvoice-Signature is always keyed with the webhook secret'),
+});
+
 export const SCENARIO_KINDS = ['card', 'card_token', '3ds', 'pix', 'boleto'] as const;
 
 export const Scenario = z.object({
@@ -63,4 +81,7 @@ export type SandboxClock = z.infer<typeof SandboxClock>;
 export type ClockAdvanceRequest = z.infer<typeof ClockAdvanceRequest>;
 export type ChaosRequest = z.infer<typeof ChaosRequest>;
 export type ChaosRule = z.infer<typeof ChaosRule>;
+export type SigningKey = (typeof SIGNING_KEYS)[number];
+export type WebhookSigningRequest = z.infer<typeof WebhookSigningRequest>;
+export type WebhookSigning = z.infer<typeof WebhookSigning>;
 export type Scenario = z.infer<typeof Scenario>;

@@ -22,6 +22,8 @@ export const COMMAND_OF_OPERATION: Readonly<Record<OperationId, string>> = {
   sandboxChaos: 'sandbox chaos',
   sandboxChaosSet: 'sandbox chaos set',
   sandboxChaosClear: 'sandbox chaos clear',
+  sandboxWebhookSigning: 'sandbox webhook-signing',
+  sandboxWebhookSigningSet: 'sandbox webhook-signing',
   sandboxScenarios: 'sandbox scenarios',
   companyInfos: 'whoami',
   webhookSecret: 'webhooks secret',

@@ -2,7 +2,7 @@
 // client takes what it knows from wherever a gateway puts it and keeps the answer as received (`raw`,
 // what --json prints), so that no field, status or shape it did not foresee makes it refuse a record.
 // What it sends is checked strictly, by the callers, with the shared schemas.
-import type { ChaosRequest } from '../api/sandbox.js';
+import type { ChaosRequest, SigningKey } from '../api/sandbox.js';
 import type { CreateInvoiceRequest, RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import type { SandboxAction } from '../domain/status.js';
 import { ApiRequestError, UnexpectedResponseError } from './errors.js';
@@ -10,7 +10,7 @@ import { createHttp, type HttpOptions, type HttpRequest } from './http.js';
 import { OPERATIONS, type OperationId } from './operations.js';
 import { readCompany } from './read/company.js';
 import { toApiError } from './read/error-body.js';
-import { readChaos, readClock, readEvent, readEvents, readScenarios, readWebhookSecret } from './read/serve-answers.js';
+import { readChaos, readClock, readEvent, readEvents, readScenarios, readSigning, readWebhookSecret } from './read/serve-answers.js';
 import { isWholeRecord, readTransaction, type TransactionView } from './read/transaction.js';
 import { isRecord, unwrapData } from './read/values.js';
 
@@ -197,6 +197,9 @@ export function createClient(options: ClientOptions) {
     chaosShow: async () => readChaos(await plain('sandboxChaos')),
     chaosSet: async (rule: ChaosRequest) => readChaos(await plain('sandboxChaosSet', 'PUT', rule)),
     chaosClear: async () => readChaos(await plain('sandboxChaosClear', 'DELETE')),
+    signingShow: async () => readSigning(await plain('sandboxWebhookSigning')),
+    /** `token`: the token this client sends becomes the key of X-Webhook-Signature */
+    signingSet: async (key: SigningKey) => readSigning(await plain('sandboxWebhookSigningSet', 'PUT', { key })),
     async scenarios() {
       const answer = await plain('sandboxScenarios');
       return { raw: unwrapList(answer), list: readScenarios(answer) };

@@ -20,6 +20,8 @@ export const OPERATIONS = {
   sandboxChaos: { name: 'Sandbox: postback chaos', path: '/api/v2/sandbox/chaos', extension: 'sandbox controls' },
   sandboxChaosSet: { name: 'Sandbox: set postback chaos', path: '/api/v2/sandbox/chaos', extension: 'sandbox controls' },
   sandboxChaosClear: { name: 'Sandbox: clear postback chaos', path: '/api/v2/sandbox/chaos', extension: 'sandbox controls' },
+  sandboxWebhookSigning: { name: 'Sandbox: webhook signing key', path: '/api/v2/sandbox/webhook-signing', extension: 'sandbox controls' },
+  sandboxWebhookSigningSet: { name: 'Sandbox: set the webhook signing key', path: '/api/v2/sandbox/webhook-signing', extension: 'sandbox controls' },
   sandboxScenarios: { name: 'Sandbox: scenarios', path: '/api/v2/sandbox/scenarios', extension: 'sandbox controls' },
   companyInfos: { name: 'Company Infos', path: '/api/v2/company' },
   webhookSecret: { name: 'Webhook secret', path: '/api/v2/webhooks/secret', extension: 'webhook secret endpoint' },

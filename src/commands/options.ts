@@ -40,6 +40,14 @@ export function rate(value: string): { max: number; windowMs: number } {
   return { max: Number(match[1]), windowMs: /^s/i.test(match[2] ?? '') ? 1000 : 60_000 };
 }
 
+/** An ISO 8601 time with its zone ("2026-12-24T12:00:00Z", "2026-12-24T09:00:00-03:00"), as given. */
+export function isoTime(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError('must be an ISO 8601 time with its zone, e.g. 2026-12-24T12:00:00Z or 2026-12-24T09:00:00-03:00');
+  }
+  return value;
+}
+
 /** A repeatable option's values, in the order given. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

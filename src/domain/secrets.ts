@@ -32,3 +32,10 @@ export function redactCard<T>(body: T): T {
 export function redactSecretsInText(text: string): string {
   return text.replace(/("(?:webhook_secret|token)"\s*:\s*")([^"\\]*)"/g, (_, key: string, value: string) => `${key}${maskToken(value)}"`);
 }
+
+/** A token or webhook secret a person fixes (serve --token, a fixtures file): 16 or more printable ASCII characters, no spaces. */
+export const FIXED_SECRET = /^[\x21-\x7e]{16,}$/;
+export const FIXED_SECRET_RULE = 'must be at least 16 printable characters without spaces';
+
+/** Why a token or secret someone chose cannot be used (one rule for serve --token and fixtures), or undefined. */
+export const fixedSecretProblem = (value: string): string | undefined => (FIXED_SECRET.test(value) ? undefined : FIXED_SECRET_RULE);

@@ -1,7 +1,9 @@
-// Postback signatures, both keyed with the company's webhook secret. Pure functions, shared by the
-// server and the CLI.
-// - `Pinvoice-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`: replay-safe, ours.
-// - `X-Webhook-Signature: <hex HMAC-SHA256 of the body>`: the form production handlers verify.
+// Postback signatures. Pure functions, shared by the server and the CLI.
+// - `Pinvoice-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`: replay-safe, ours; always
+//   keyed with the company's webhook secret.
+// - `X-Webhook-Signature: <hex HMAC-SHA256 of the body>`: the form production handlers verify; keyed with
+//   the webhook secret, or with the company's API token when it chose so (handlers written for
+//   production verify it with their API key).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'Pinvoice-Signature';
@@ -66,6 +68,8 @@ export type VerifyResult =
 
 export interface VerifyInput {
   secret: string;
+  /** the key of X-Webhook-Signature when it is not the secret: the API token of a company that signs with it */
+  bodyKey?: string;
   body: string | Uint8Array;
   headers: SignatureHeaders;
   /** reject a Pinvoice-Signature timestamp further than this from `now`, in seconds; undefined checks no time */
@@ -92,7 +96,7 @@ function verifyTimestamped(input: VerifyInput, header: string): VerifyResult {
 function verifyBody(input: VerifyInput, header: string): VerifyResult {
   const given = withoutName(header);
   if (!HEX_SIGNATURE.test(given)) return { valid: false, reason: 'malformed_header' };
-  const expected = Buffer.from(bodySignature(input.secret, input.body), 'hex');
+  const expected = Buffer.from(bodySignature(input.bodyKey ?? input.secret, input.body), 'hex');
   return sameHex(given, expected) ? { valid: true } : { valid: false, reason: 'signature_mismatch' };
 }
 

@@ -4,6 +4,7 @@ import { IGNORED_FIELDS_HEADER } from '../api/ignored-fields.js';
 import { ignoredFieldsHeader } from '../api/unknown-fields.js';
 import { OPERATIONS, routerPath } from '../api/operations.js';
 import { pooledRandomBytes } from '../base/random-pool.js';
+import type { Seed } from '../base/seeded-random.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { registerCheckout } from './checkout/routes.js';
 import { installBodyRules } from './body.js';
@@ -17,6 +18,7 @@ import { resolveConfig, type RateLimit, type ServerSettings } from './config.js'
 import { checkingInterval } from './limits.js';
 import { createDispatcher } from './postbacks/dispatcher.js';
 import { HANDLERS } from './routes.js';
+import { frozenClock, SEEDED_START, seededSources, withEventIds } from './seeded.js';
 import type { Access, Store } from './store/port.js';
 
 declare module 'fastify' {
@@ -31,6 +33,11 @@ export interface AppOptions extends ServerSettings {
   version: string;
   clock?: () => Date;
   random?: (n: number) => Uint8Array;
+  /**
+   * Ids, tokens and codes drawn from streams of this seed, and (unless `clock` is given) a clock that
+   * stands at SEEDED_START: the same requests give the same answers on every run (src/server/seeded.ts).
+   */
+  seed?: Seed;
   /** where unexpected errors are reported (never to the client) */
   logError?: (error: unknown) => void;
 }
@@ -59,23 +66,24 @@ function every(app: FastifyInstance, everyMs: number, task: () => Promise<unknow
 }
 
 /** Delivers postbacks while the app runs. */
-function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: string, logError: (error: unknown) => void): void {
+function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: string, logError: (error: unknown) => void, jitter?: () => number): void {
   if (ctx.config.postbacks === false) return;
-  const dispatcher = createDispatcher({ ...ctx.config.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${version}` });
+  const dispatcher = createDispatcher({ ...ctx.config.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${version}`, random: jitter });
   app.addHook('onReady', async () => dispatcher.start());
   app.addHook('onClose', async () => dispatcher.stop());
 }
 
 export function createApp(options: AppOptions): FastifyInstance {
-  const { store } = options;
+  const seeded = options.seed === undefined ? undefined : seededSources(options.seed);
+  const store = seeded ? withEventIds(options.store, seeded.events) : options.store;
   const config = resolveConfig(options);
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? (seeded ? frozenClock(SEEDED_START) : () => new Date());
   const authenticate = createAuthenticator(store);
   const ctx: ServerContext = {
     store,
     clock,
     realClock: clock,
-    random: options.random ?? pooledRandomBytes,
+    random: options.random ?? seeded?.ids ?? pooledRandomBytes,
     config,
     transaction: (fn) => store.transaction(fn),
     reads: store,
@@ -110,7 +118,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   );
 
   // The app owns every timer: postbacks, expiry, and forgetting idempotency keys past their window.
-  startDispatcher(app, ctx, options.version, logError);
+  startDispatcher(app, ctx, options.version, logError, seeded?.jitter);
   every(app, config.expiryCheckMs, () => expireAllDue(ctx), logError);
   every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);
   if (config.rateLimit) app.register(import('@fastify/rate-limit'), rateLimitOptions(config.rateLimit));

@@ -12,13 +12,15 @@ const BEARER = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i;
 export const TOKEN_CACHE_MS = 1000;
 const MAX_REMEMBERED = 1000;
 
+/** The token an Authorization header carries, or undefined when it carries none in the Bearer form. */
+export const bearerToken = (header: string | undefined): string | undefined => (header === undefined ? undefined : BEARER.exec(header)?.[1]);
+
 export function createAuthenticator(store: Store, now: () => number = Date.now) {
   const remembered = new Map<string, { access: Access; until: number }>();
   async function authenticate(request: FastifyRequest): Promise<Access> {
     const header = request.headers.authorization;
     if (!header) throw unauthorized('Send the header "Authorization: Bearer <access token>".', false);
-    const match = BEARER.exec(header);
-    const token = match?.[1];
+    const token = bearerToken(header);
     if (!token) throw unauthorized('The Authorization header must be "Bearer <access token>".', true);
     // remembered by its hash: the raw token is not kept beyond the request
     const key = createHash('sha256').update(token).digest('base64');

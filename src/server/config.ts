@@ -74,6 +74,9 @@ export function resolveConfig(settings: ServerSettings = {}): ServerConfig {
   };
 }
 
+/** Where the clock of a seeded server (`serve --seed`) stands unless told otherwise (`serve --clock`). */
+export const SEEDED_START = '2026-01-01T12:00:00.000Z';
+
 /** Commits survive a crash of the server by default; `serve --durability power` makes them survive a power cut. */
 export const DEFAULT_DURABILITY: Durability = 'process';
 

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { OperationId } from '../api/operations.js';
 import { buildOpenApi } from '../api/openapi.js';
-import { ChaosRequest, ClockAdvanceRequest, ClockSetRequest } from '../api/sandbox.js';
+import { ChaosRequest, ClockAdvanceRequest, ClockSetRequest, WebhookSigningRequest } from '../api/sandbox.js';
 import { RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import { parseInvoiceQuery } from '../api/invoice-query.js';
 import { parseWith, validateCreateRequest } from '../api/validate.js';
@@ -19,6 +19,8 @@ import { toEnterprise } from './invoices/record.js';
 import { getEvent, listEvents, resendEvent, webhookSecret } from './postbacks/history.js';
 import { clearChaos, getChaos, putChaos } from './sandbox/chaos.js';
 import { advanceClock, resetClock, setClock, showClock } from './sandbox/clock.js';
+import { putSigning, showSigning } from './sandbox/webhook-signing.js';
+import { bearerToken } from './auth.js';
 import { monthOf, type Company } from './store/port.js';
 
 export interface HandlerInput {
@@ -115,6 +117,15 @@ export const HANDLERS: Record<OperationId, Handler> = {
   },
   async sandboxChaosClear({ ctx, company }) {
     return { status: 200, body: await clearChaos(ctx, requireCompany(company)) };
+  },
+  async sandboxWebhookSigning({ ctx, company }) {
+    return { status: 200, body: await showSigning(ctx, requireCompany(company)) };
+  },
+  async sandboxWebhookSigningSet({ ctx, request, company }) {
+    const { key } = parseBody(WebhookSigningRequest, request.body);
+    const token = bearerToken(request.headers.authorization);
+    if (!request.access || token === undefined) throw new Error('an authenticated operation ran without its token');
+    return { status: 200, body: await putSigning(ctx, requireCompany(company), key, request.access.token, token) };
   },
   async sandboxScenarios() {
     return { status: 200, body: { data: SCENARIOS } };

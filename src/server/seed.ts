@@ -17,6 +17,12 @@ export interface NewCompany {
   cnpj?: string;
   /** a fixed token (serve --token); otherwise one is generated */
   token?: string;
+  /** a fixed webhook secret (a fixtures file); otherwise one is generated */
+  webhookSecret?: string;
+  /** fee schedules (a fixtures file); otherwise DEFAULT_FEES */
+  fees?: FeeSchedules;
+  /** the key of its postbacks' X-Webhook-Signature: its webhook secret (default), or this first token (kept to sign with) */
+  signWith?: 'secret' | 'token';
 }
 
 export interface CreatedCompany {
@@ -64,10 +70,11 @@ export function generateToken(random: (n: number) => Uint8Array): string {
 export async function insertCompany(tx: Writes, options: NewCompany, random: (n: number) => Uint8Array, now: Date): Promise<CreatedCompany> {
   const profile = sandboxProfile(options, random);
   const token = options.token ?? generateToken(random);
-  const secret = `whsec_${alphanumeric(random(96), 40)}`;
+  const secret = options.webhookSecret ?? `whsec_${alphanumeric(random(96), 40)}`;
   const at = now.toISOString();
-  const id = await tx.companies.create(profile, DEFAULT_FEES, secret, at);
-  await tx.companies.addToken(id, token, at);
+  const id = await tx.companies.create(profile, options.fees ?? DEFAULT_FEES, secret, at);
+  const added = await tx.companies.addToken(id, token, at);
+  if (options.signWith === 'token') await tx.companies.setSigningToken(id, { tokenId: added.id, token });
   return { id, fantasyName: profile.fantasy_name, cnpj: profile.cnpj, token };
 }
 

@@ -3,9 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { listenMessage } from '../base/listen-message.js';
+import type { Seed } from '../base/seeded-random.js';
 import { createApp } from './app.js';
 import type { ServerSettings } from './config.js';
+import { loadFixtures, readFixtures, type FixturesLoaded } from './fixtures.js';
 import { seedStore, type CreatedCompany } from './seed.js';
+import { frozenClock, holdsCharges, SEEDED_START, seededSources } from './seeded.js';
 import { connectStore, type StoreOptions } from './store/index.js';
 import type { Store } from './store/port.js';
 
@@ -15,6 +18,12 @@ export interface ServeOptions extends ServerSettings, StoreOptions {
   db: string;
   token?: string;
   version: string;
+  /** as createApp's; the first company's CNPJ, token and webhook secret are drawn from it too */
+  seed?: Seed;
+  /** the server's clock (default: the system's; with a seed, one that stands at SEEDED_START) */
+  clock?: () => Date;
+  /** a fixtures file's JSON (or text), loaded after seeding; checked before anything opens (FixturesError) */
+  fixtures?: unknown;
 }
 
 export interface RunningServer {
@@ -23,16 +32,24 @@ export interface RunningServer {
   url: string;
   /** set when this start created the sandbox company: its token, to show once */
   seeded?: CreatedCompany;
+  /** what the database holds of the fixtures given (created now, or already there) */
+  fixtures?: FixturesLoaded;
   close(): Promise<void>;
 }
 
 export class ListenError extends Error {}
 
+/** A seed given for a database that already holds charges: the run would repeat (and collide with) their ids. */
+export class SeedError extends Error {}
+
 const random = (n: number) => randomBytes(n);
 
 /** Binds the port, then seeds: a start that cannot listen creates no company whose token nobody sees. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const { host, port, db, token, version, durability, ...settings } = options;
+  const { host, port, db, token, version, durability, seed, fixtures: file, ...settings } = options;
+  const clock = options.clock ?? (seed === undefined ? undefined : frozenClock(SEEDED_START));
+  // a bad file is refused before the database is opened: nothing is written
+  const fixtures = file === undefined ? undefined : readFixtures(file, (clock ?? (() => new Date()))());
   let store: Store | undefined;
   let app: FastifyInstance | undefined;
   const stop = async () => {
@@ -44,10 +61,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   try {
     store = await connectStore(db, { durability });
-    app = createApp({ ...settings, store, version });
+    const now = clock ?? (() => new Date());
+    if (seed !== undefined && (await holdsCharges(store, now()))) {
+      throw new SeedError('a seeded run starts from a database without charges, and this one holds some (their ids would repeat): use a new database file, or :memory:');
+    }
+    app = createApp({ ...settings, store, version, seed, clock });
     await listen(app, host, port);
-    const seeded = await seedStore(store, token, random, new Date());
-    return running(app, store, host, seeded && !token ? seeded : undefined, stop);
+    const seeded = await seedStore(store, token, seed === undefined ? random : seededSources(seed).company, now());
+    const loaded = fixtures && (await loadFixtures({ store, settings, clock: now, seed }, fixtures));
+    return { ...running(app, store, host, seeded && !token ? seeded : undefined, stop), ...(loaded && { fixtures: loaded }) };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;

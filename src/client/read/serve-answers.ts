@@ -89,6 +89,12 @@ export const readChaos = (answer: unknown): ChaosView => {
   };
 };
 
+export interface SigningView { raw: unknown; key?: string | undefined; tokenName?: string | undefined; tokenHint?: string | undefined }
+export const readSigning = (answer: unknown): SigningView => {
+  const value = unwrapData(answer);
+  return { raw: answer, key: text(at(value, 'key')), tokenName: text(at(value, 'token_name')), tokenHint: text(at(value, 'token_hint')) };
+};
+
 export interface ScenarioView { kind?: string | undefined; value?: string | undefined; outcome?: string | undefined }
 export const readScenarios = (answer: unknown): ScenarioView[] =>
   list(isRecord(answer) ? answer.data : answer).map((entry) => ({ kind: text(at(entry, 'kind')), value: text(at(entry, 'value')), outcome: text(at(entry, 'outcome')) }));

@@ -1,6 +1,6 @@
 // `pinvoice sandbox …`, on `pinvoice serve` only: drive a charge through its life (pay, expire, cancel,
 // chargeback; the domain's sandbox actions, the same list the API and server use), move the company's
-// clock, inject postback faults, list the magic values. Each action imports its handler when it runs.
+// clock, inject postback faults, choose the key of X-Webhook-Signature, list the magic values. Each action imports its handler when it runs.
 import { Argument, Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../../domain/status.js';
 import { apiCommand, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
@@ -25,6 +25,7 @@ export type SandboxFlags = FlagsOf<typeof actionCommand>;
 /** What `sandbox clock` and `sandbox chaos` do (commander checks the word; the completion scripts offer these). */
 export const CLOCK_ACTIONS = ['show', 'advance', 'set', 'reset'] as const;
 export const CHAOS_ACTIONS = ['show', 'set', 'clear'] as const;
+export const SIGNING_ACTIONS = ['show', 'token', 'secret'] as const;
 
 const clockCommand = () =>
   apiCommand(new Command('clock'))
@@ -66,6 +67,17 @@ function delayMs(value: string): number {
   return ms;
 }
 
+const signingCommand = () =>
+  apiCommand(new Command('webhook-signing'))
+    .description("show or choose the key of postbacks' X-Webhook-Signature: the webhook secret (default) or the API token this command sends")
+    .addArgument(new Argument('[action]', 'show (default); token: key it with the token this command sends (kept by the server, never shown); secret: back to the webhook secret').choices(SIGNING_ACTIONS))
+    .addHelpText('after', examples(
+      'pinvoice sandbox webhook-signing token     # for handlers that verify X-Webhook-Signature with their API key',
+      'pinvoice sandbox webhook-signing',
+      'pinvoice sandbox webhook-signing secret    # back to the webhook secret; the server forgets its copy of the token',
+    ));
+export type SigningFlags = FlagsOf<typeof signingCommand>;
+
 const scenariosCommand = () =>
   apiCommand(new Command('scenarios'))
     .description('list every magic value that decides an outcome: test cards, card tokens, 3-D Secure values, what pix and boleto charges do')
@@ -80,5 +92,6 @@ export function sandboxGroup() {
   return sandbox
     .addCommand(clockCommand().action(async (action, value, flags) => (await import('./clock.js')).clock(action, value, flags)))
     .addCommand(chaosCommand().action(async (action, flags) => (await import('./chaos.js')).chaos(action, flags)))
+    .addCommand(signingCommand().action(async (action, flags) => (await import('./webhook-signing.js')).webhookSigning(action, flags)))
     .addCommand(scenariosCommand().action(async (flags) => (await import('./scenarios.js')).scenarios(flags)));
 }

@@ -24,12 +24,13 @@ export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
   const cnpjProblem = flags.cnpj === undefined ? null : documentProblem(flags.cnpj, 'cnpj');
   if (cnpjProblem) throw usageError(`--cnpj ${flags.cnpj} is ${cnpjProblem.message}`);
   checkNames(flags);
-  const options = { fantasyName: flags.name, corporateReason: flags.corporateReason, cnpj: flags.cnpj };
+  const options = { fantasyName: flags.name, corporateReason: flags.corporateReason, cnpj: flags.cnpj, signWith: flags.signWith };
   const created = await withStore(flags.db, (store) => addCompany(store, options, (n) => randomBytes(n), new Date()));
-  const company = { id: created.id, fantasy_name: created.fantasyName, cnpj: formatCnpj(created.cnpj), token: created.token };
+  const company = { id: created.id, fantasy_name: created.fantasyName, cnpj: formatCnpj(created.cnpj), token: created.token, sign_with: flags.signWith };
   const out = createOutput(flags);
   if (out.json) return out.jsonLine(JSON.stringify(company));
   out.data(`company ${company.id}: ${company.fantasy_name} (CNPJ ${company.cnpj})\ntoken: ${company.token}`);
+  if (flags.signWith === 'token') out.message("Its postbacks' X-Webhook-Signature is keyed with this token (Pinvoice-Signature with its webhook secret); pinvoice sandbox webhook-signing secret switches back.");
   // A profile of its own ("loja-dois-2"), so the current profile keeps its token.
   const profile = `${profileSlug(created.fantasyName)}-${created.id}`;
   out.message(
@@ -40,9 +41,11 @@ export async function companyAdd(flags: CompanyAddFlags): Promise<void> {
 
 export async function companyList(flags: CompanyListFlags): Promise<void> {
   const rows = await withStore(flags.db, async (store) =>
-    (await store.companies.list()).map((c) => ({ id: c.id, fantasy_name: c.fantasy_name, cnpj: formatCnpj(c.cnpj), tokens: c.tokens })),
+    (await store.companies.list()).map((c) => ({
+      id: c.id, fantasy_name: c.fantasy_name, cnpj: formatCnpj(c.cnpj), tokens: c.tokens, sign_with: c.signing_token_id === null ? 'secret' : 'token',
+    })),
   );
   const out = createOutput(flags);
   if (out.json) return out.jsonLine(JSON.stringify(rows));
-  out.records(rows.map((r) => [r.id, r.fantasy_name, r.cnpj, `${r.tokens} token(s)`]));
+  out.records(rows.map((r) => [r.id, r.fantasy_name, r.cnpj, `${r.tokens} token(s)`, `signs with its ${r.sign_with === 'token' ? 'token' : 'webhook secret'}`]));
 }

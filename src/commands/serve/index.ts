@@ -1,8 +1,14 @@
 // `pinvoice serve` and `pinvoice serve company add|list`: the local server, and its companies on the
 // database file. Each action imports its handler when it runs (the server's modules are heavy).
-import { Command, Option } from '@commander-js/extra-typings';
-import { DEFAULT_DURABILITY, POSTBACK_DEFAULTS, SERVER_DEFAULTS } from '../../server/config.js';
-import { days, examples, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
+import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { DEFAULT_DURABILITY, POSTBACK_DEFAULTS, SEEDED_START, SERVER_DEFAULTS } from '../../server/config.js';
+import { days, examples, isoTime, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
+
+/** `--seed`: a number or a word; the streams are keyed by its text ("42" and "042" are two seeds). */
+function seed(value: string): string {
+  if (!/^[\w.-]{1,100}$/.test(value)) throw new InvalidArgumentError('must be a number or a word of letters, digits, ".", "_" and "-" (at most 100)');
+  return value;
+}
 
 const serveCommand = () =>
   new Command('serve')
@@ -13,6 +19,10 @@ const serveCommand = () =>
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4010).argParser(port))
     .option('--db <path>', 'SQLite database file, or :memory: for a throwaway run (default: $PINVOICE_DB or pinvoice.db in the data directory)')
     .option('--token <value>', "fix the seeded company's access token, for CI (also PINVOICE_SERVE_TOKEN)")
+    .addOption(new Option('--seed <value>', 'draw every id, token and code from this seed, the clock standing still (see --clock): the same requests give the same answers on every run; needs a database without charges').argParser(seed))
+    .addOption(new Option('--clock <iso>', `the server’s clock stands still at this time, moved only by pinvoice sandbox clock advance|set (default: real time; with --seed, ${SEEDED_START.replace('.000Z', 'Z')})`).argParser(isoTime))
+    .option('--write-env <path>', 'once listening, write PINVOICE_BASE_URL, PINVOICE_TOKEN (when this start knows it: a first start, or --token) and PINVOICE_WEBHOOK_SECRET to this file, owner-only, for a CI job to source (not --env-file: Node 20 takes that flag as its own anywhere on the command line, nodejs/node#54232)')
+    .option('--fixtures <path>', 'at start, load companies (tokens, webhook secrets, fees) and charges in given states from this JSON file, through the API’s own operations; a second start adds only what is missing (format: schemas/fixtures.schema.json in the package)')
     .addOption(new Option('--durability <level>', 'when an answered charge is safe: "process" (survives a crash or kill -9 of the server) or "power" (also a power cut: every commit flushed to the disk before the answer)').choices(['process', 'power'] as const).default(DEFAULT_DURABILITY))
     .addOption(new Option('--pix-expiry <seconds>', 'how long a pix charge can be paid').default(SERVER_DEFAULTS.pixExpirySeconds).argParser(positiveSeconds))
     .addOption(new Option('--boleto-due-days <days>', 'days from today to a new boleto’s due date').default(SERVER_DEFAULTS.boletoDueDays).argParser(days))
@@ -24,6 +34,8 @@ const serveCommand = () =>
     .addHelpText('after', examples(
       'pinvoice serve',
       'pinvoice serve --port 0 --db :memory: --token "$CI_TOKEN"',
+      'pinvoice serve --port 0 --db :memory: --seed 42 --write-env ci.env &   # then: set -a; . ./ci.env; set +a',
+      'pinvoice serve --port 0 --db :memory: --fixtures fixtures.json   # companies and charges in every state',
       'pinvoice serve --postback-attempts 3 --postback-base-delay 100 --postback-timeout 2000   # fast retries for tests',
       'pinvoice serve --db ./dev.db --host 0.0.0.0 --port 8080',
       'pinvoice serve --db ./dev.db --port 8081   # a second server on the same file',
@@ -39,8 +51,13 @@ const companyAddCommand = () =>
     .option('--name <name>', 'fantasy name', 'Pinvoice Sandbox')
     .option('--corporate-reason <name>', 'corporate name (default: the fantasy name + " Ltda")')
     .option('--cnpj <cnpj>', 'CNPJ, numeric or alphanumeric (default: a generated valid one)')
-    .option('--json', 'print {id, fantasy_name, cnpj, token} as JSON')
-    .addHelpText('after', examples('pinvoice serve company add --name "Loja Dois"', 'pinvoice serve company add --db ./dev.db --json | jq -r .token'));
+    .addOption(new Option('--sign-with <key>', "the key of its postbacks' X-Webhook-Signature: its webhook secret, or its API token (kept by the server to sign with, never shown), as handlers written for production verify it with their API key").choices(['secret', 'token'] as const).default('secret' as const))
+    .option('--json', 'print {id, fantasy_name, cnpj, token, sign_with} as JSON')
+    .addHelpText('after', examples(
+      'pinvoice serve company add --name "Loja Dois"',
+      'pinvoice serve company add --db ./dev.db --json | jq -r .token',
+      'pinvoice serve company add --name "Legacy Shop" --sign-with token   # its handler verifies X-Webhook-Signature with its API key',
+    ));
 export type CompanyAddFlags = FlagsOf<typeof companyAddCommand>;
 
 const companyListCommand = () =>

@@ -5,21 +5,23 @@ import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { defaultDbPath } from '../../cli/paths.js';
 import { checkedDb } from './with-store.js';
 import { formatCnpj } from '../../domain/document.js';
-import { ListenError, startServer, type RunningServer } from '../../server/serve.js';
+import { fixedSecretProblem } from '../../domain/secrets.js';
+import { checkWritablePath } from '../../base/env-file.js';
+import { frozenClock } from '../../server/seeded.js';
+import { FixturesError } from '../../server/fixtures.js';
+import { ListenError, SeedError, startServer, type RunningServer } from '../../server/serve.js';
 import { DatabaseOpenError } from '../../server/store/port.js';
 import { packageVersion } from '../../version.js';
 import type { ServeFlags } from './index.js';
+import { fixturesLoadedLine, fixturesRefused, readFixturesFlag } from './fixtures.js';
 import { loginLine } from './login-line.js';
 import { registerServer } from './registry.js';
-
-const MIN_TOKEN_LENGTH = 16;
+import { checkEnvToken, FLAG as WRITE_ENV, writeServerEnv } from './write-env.js';
 
 function fixedToken(flag: string | undefined): string | undefined {
   const token = flag ?? (process.env.PINVOICE_SERVE_TOKEN || undefined);
-  if (token === undefined) return undefined;
-  if (token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
-    throw usageError(`--token (or PINVOICE_SERVE_TOKEN) must be at least ${MIN_TOKEN_LENGTH} printable characters without spaces`);
-  }
+  const problem = token === undefined ? undefined : fixedSecretProblem(token);
+  if (problem) throw usageError(`--token (or PINVOICE_SERVE_TOKEN) ${problem}`);
   return token;
 }
 
@@ -45,13 +47,16 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
+async function start(flags: ServeFlags, db: string, token: string | undefined): Promise<RunningServer> {
+  const fixtures = await readFixturesFlag(flags.fixtures);
   try {
     return await startServer({
       host: flags.host,
       port: flags.port,
       db,
-      token: fixedToken(flags.token),
+      token,
+      seed: flags.seed,
+      clock: flags.clock === undefined ? undefined : frozenClock(flags.clock),
       version: packageVersion(),
       durability: flags.durability,
       pixExpirySeconds: flags.pixExpiry,
@@ -59,24 +64,47 @@ async function start(flags: ServeFlags, db: string): Promise<RunningServer> {
       boletoGraceDays: flags.boletoGraceDays,
       rateLimit: flags.rateLimit ?? false,
       postbacks: { attempts: flags.postbackAttempts, baseDelayMs: flags.postbackBaseDelay, timeoutMs: flags.postbackTimeout },
+      fixtures,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);
     if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
+    if (error instanceof SeedError) throw usageError(`--seed ${flags.seed}: ${error.message}`);
+    if (error instanceof FixturesError) throw fixturesRefused(flags.fixtures ?? '', error.details);
     throw error;
   }
+}
+
+/** --write-env: the file, before the `listening on` line; a file that cannot be written stops the server. */
+async function writeEnv(out: Output, flags: ServeFlags, server: RunningServer, token: string | undefined): Promise<void> {
+  if (flags.writeEnv === undefined) return;
+  const known = token ?? server.seeded?.token;
+  try {
+    await writeServerEnv(flags.writeEnv, server, known);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  if (!known) out.message(`${WRITE_ENV}: PINVOICE_TOKEN left out of ${flags.writeEnv}: this start did not create the company (give --token to have it written)`);
 }
 
 export async function serve(flags: ServeFlags): Promise<void> {
   const out = createOutput({});
   const db = checkedDb(flags.db ?? defaultDbPath());
+  const token = fixedToken(flags.token);
+  if (flags.writeEnv !== undefined) {
+    checkWritablePath(flags.writeEnv, WRITE_ENV);
+    checkEnvToken(token);
+  }
   // Listened for before the "listening on" line: a SIGTERM sent as soon as it is read closes cleanly
   // (the bench's start-and-stop met the default action, an exit by the signal, in the moment between).
   const stopped = untilSignal();
-  const server = await start(flags, db);
+  const server = await start(flags, db, token);
+  await writeEnv(out, flags, server, token);
   const unregister = registerServer(db, server.url);
   out.data(`listening on ${server.url}`);
   announceSeed(out, server, db);
+  if (server.fixtures && flags.fixtures) out.message(fixturesLoadedLine(flags.fixtures, server.fixtures));
   const signal = await stopped;
   out.message(`${signal}: finishing requests in flight and closing the database`);
   try {

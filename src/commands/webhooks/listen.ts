@@ -11,7 +11,7 @@ import { createOutput, type Output } from '../../cli/output.js';
 import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER, VERIFY_REASONS, verifySignature } from '../../domain/signature.js';
 import type { ListenFlags } from './index.js';
 import { eventLine, header, MAX_BODY, readBody, receivedFrom, receivedLine, type Received } from './received.js';
-import { resolveSecret } from './secret.js';
+import { resolveSecret, resolveSigningToken } from './secret.js';
 
 const FORWARD_TIMEOUT_MS = 10_000;
 
@@ -29,6 +29,8 @@ async function forward(url: string, body: Buffer, request: IncomingMessage, rece
 
 interface Receiver {
   secret: string;
+  /** X-Webhook-Signature's key when it is not the secret (--signed-with token) */
+  bodyKey: string | undefined;
   forwardTo: string | undefined;
   out: Output;
   /** called for each correctly signed event */
@@ -43,7 +45,7 @@ async function receive(request: IncomingMessage, response: ServerResponse, flags
   const body = await readBody(request);
   if (!body) return reply(413, { error: 'payload_too_large', message: `bodies up to ${MAX_BODY} bytes` });
   const headers = { timestamped: header(request, SIGNATURE_HEADER), body: header(request, BODY_SIGNATURE_HEADER) };
-  const check = verifySignature({ secret: receiver.secret, body, headers, toleranceSeconds: flags.tolerance });
+  const check = verifySignature({ secret: receiver.secret, bodyKey: receiver.bodyKey, body, headers, toleranceSeconds: flags.tolerance });
   const raw = body.toString('utf8');
   const received = receivedFrom(request, raw, check);
   let answered = { status: 200, answer: { received: true } as unknown };
@@ -84,6 +86,7 @@ export async function listen(flags: ListenFlags): Promise<void> {
   const forwardTo = flags.forwardTo === undefined ? undefined : checkHttpUrl(flags.forwardTo, '--forward-to');
   const out = createOutput(flags);
   const secret = await resolveSecret(flags);
+  const bodyKey = flags.signedWith === 'token' ? await resolveSigningToken(flags) : undefined;
   let valid = 0;
   let finish: (code?: number) => void = () => undefined;
   const finished = new Promise<number | undefined>((resolve) => (finish = resolve));
@@ -91,7 +94,7 @@ export async function listen(flags: ListenFlags): Promise<void> {
     if (flags.count !== undefined && ++valid >= flags.count) finish();
   };
   const server = createServer((request, response) => {
-    receive(request, response, flags, { secret, forwardTo, out, onValid }).catch((error: unknown) => {
+    receive(request, response, flags, { secret, bodyKey, forwardTo, out, onValid }).catch((error: unknown) => {
       out.message(`pinvoice: could not handle a request: ${(error as Error).message}`);
       if (!response.headersSent) response.writeHead(500).end();
     });

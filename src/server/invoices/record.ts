@@ -5,7 +5,7 @@ import type { BlockFlag, Company, CompanyTotals, EventSnapshot, InvoiceAggregate
 
 export function toEnterprise(company: Company, totals: CompanyTotals): Enterprise {
   const flag = (name: BlockFlag) => company.blocked[name] === true;
-  const { fees: _fees, blocked: _blocked, webhook_secret: _secret, clock_offset_ms: _clock, chaos: _chaos, created_at, updated_at, is_custom, id, ...profile } = company;
+  const { fees: _fees, blocked: _blocked, webhook_secret: _secret, clock_offset_ms: _clock, chaos: _chaos, signing_token_id: _signing, created_at, updated_at, is_custom, id, ...profile } = company;
   return {
     id,
     ...profile,

@@ -36,6 +36,14 @@ const MAX_DELAY_MS = 3_600_000;
 /** How soon to look again when something was due but could not be claimed. */
 const DUE_RECHECK_MS = 1000;
 
+/** The keys of one delivery's two signature headers. */
+interface SigningKeys {
+  /** Pinvoice-Signature's: the webhook secret */
+  secret: string;
+  /** X-Webhook-Signature's: the secret, or the company's API token */
+  body: string;
+}
+
 /** Waits ms; false when stopped meanwhile. */
 async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
   try {
@@ -76,15 +84,27 @@ export function createDispatcher(options: DispatcherOptions) {
     timer.unref();
   }
 
+  /**
+   * What signs a delivery: the webhook secret keys Pinvoice-Signature; X-Webhook-Signature is keyed with
+   * the company's API token when it chose so (a copy read here only, never kept beyond the delivery).
+   */
+  async function signingKeys(company: Company, chaos: ChaosSettings | null): Promise<SigningKeys> {
+    // switched back meanwhile: no copy any more, and the secret signs
+    const token = company.signing_token_id === null ? undefined : await store.companies.signingToken(company.id);
+    const keys = { secret: company.webhook_secret, body: token ?? company.webhook_secret };
+    return chaos?.bad_signature ? { secret: wrongSecret(keys.secret), body: wrongSecret(keys.body) } : keys;
+  }
+
   /** One POST of the body; its attempt as recorded (times in the company's clock). */
-  async function post(company: Company, event: PostbackEvent, body: string, secret: string, injected: string[]): Promise<{ attempt: NewAttempt; delivered: boolean } | undefined> {
+  async function post(company: Company, event: PostbackEvent, body: string, keys: SigningKeys, injected: string[]): Promise<{ attempt: NewAttempt; delivered: boolean } | undefined> {
     const started = clock();
     const headers = {
       'content-type': 'application/json',
       'user-agent': options.userAgent,
-      // `t` is real time, whatever the sandbox clock reads: receivers check it against their own clock
-      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(secret, Math.floor(started.getTime() / 1000), body),
-      [BODY_SIGNATURE_HEADER.toLowerCase()]: bodySignature(secret, body),
+      // `t` is the wall clock's, whatever the sandbox clock (or a seeded server's standing clock) reads:
+      // receivers check it against their own clock
+      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(keys.secret, Math.floor(Date.now() / 1000), body),
+      [BODY_SIGNATURE_HEADER.toLowerCase()]: bodySignature(keys.body, body),
       'pinvoice-event-id': event.public_id,
     };
     const t0 = performance.now();
@@ -152,11 +172,11 @@ export function createDispatcher(options: DispatcherOptions) {
       if (!(await wait(chaos.delay_ms, abort.signal))) return;
       injected.push(`delay_ms=${chaos.delay_ms}`);
     }
-    const secret = chaos?.bad_signature ? wrongSecret(company.webhook_secret) : company.webhook_secret;
+    const keys = await signingKeys(company, chaos);
     if (chaos?.bad_signature) injected.push('bad_signature');
-    const first = await post(company, event, body, secret, injected);
+    const first = await post(company, event, body, keys, injected);
     if (!first) return; // stopped mid-flight: still pending, its claim released by stop()
-    const second = chaos?.duplicate ? await post(company, event, body, secret, [...injected, 'duplicate']) : undefined;
+    const second = chaos?.duplicate ? await post(company, event, body, keys, [...injected, 'duplicate']) : undefined;
     const sent = second ? [first, second] : [first];
     await settle(company, event, sent.map((s) => s.attempt), sent.some((s) => s.delivered));
   }

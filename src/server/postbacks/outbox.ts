@@ -12,8 +12,8 @@ import { monthOf, type Company, type CompanyTotals, type EventSnapshot, type Inv
  * new ids land at the end of the id index instead of on a random page of it (one page written per
  * commit, not one per event); unique by the random part within a millisecond.
  */
-export const newEventId = (now = Date.now()): string =>
-  `evt_${now.toString(16).padStart(12, '0').slice(-12)}${Buffer.from(pooledRandomBytes(6)).toString('hex')}`;
+export const newEventId = (now = Date.now(), random: (n: number) => Uint8Array = pooledRandomBytes): string =>
+  `evt_${now.toString(16).padStart(12, '0').slice(-12)}${Buffer.from(random(6)).toString('hex')}`;
 
 /**
  * Call inside the transaction, after the change, with the charge as the change left it. `marks` are

@@ -59,6 +59,18 @@ export interface Company extends CompanyProfile {
   /** the sandbox clock: how far ahead of real time this company's time runs (0: real time; never negative) */
   clock_offset_ms: number;
   chaos: ChaosSettings | null;
+  /**
+   * The API token whose copy keys X-Webhook-Signature instead of the webhook secret (null: the secret
+   * does). Only its id: the copy is read by the dispatcher alone (`signingToken`), never with the record.
+   */
+  signing_token_id: number | null;
+}
+
+/** The token a company's postbacks are signed with, as setSigningToken takes it. */
+export interface SigningToken {
+  tokenId: number;
+  /** the token itself: kept as given, the only token the store keeps in a form it can sign with */
+  token: string;
 }
 
 /** A company's balances and paid totals, kept by the store in the transaction of each movement and payment. */
@@ -250,6 +262,8 @@ export interface CompanyReads {
   totals(companyId: number, month: string): Promise<CompanyTotals>;
   /** the companies whose sandbox clock runs ahead of real time */
   aheadClocks(): Promise<{ id: number; clock_offset_ms: number }[]>;
+  /** the copy of the token that keys the company's X-Webhook-Signature, or undefined when its secret does */
+  signingToken(companyId: number): Promise<string | undefined>;
 }
 
 /**
@@ -318,16 +332,28 @@ export interface Writes {
    * (on SQLite every write transaction already does; PostgreSQL takes an advisory lock).
    */
   lock(name: string): Promise<void>;
+  /**
+   * Deletes every charge and all that hangs off it (customers, timelines, refunds, movements, events and
+   * their attempts, idempotency keys), zeroes the companies' totals and clears their sandbox clocks and
+   * chaos; companies, tokens and secrets stay, and the next ids are those of a new database.
+   * `pinvoice/testing`'s reset(), with no server running on the store.
+   */
+  clearCharges(): Promise<void>;
   companies: CompanyReads & {
     create(profile: CompanyProfile, fees: FeeSchedules, webhookSecret: string, now: string): Promise<number>;
     /** answers the new token's record; a name the company already uses is refused (TokenNameTaken) */
     addToken(companyId: number, token: string, now: string, options?: NewToken): Promise<ApiToken>;
-    /** false when there was no such token of that company, or it was already revoked */
+    /**
+     * false when there was no such token of that company, or it was already revoked. Revoking the token
+     * that signs the company's postbacks forgets its copy: the webhook secret signs them again.
+     */
     revokeToken(companyId: number, id: number, now: string): Promise<boolean>;
     /** sets the sandbox clock's offset (ms ahead of real time, ≥ 0); a sandbox setting, not the profile: updated_at stays */
     setClock(companyId: number, offsetMs: number): Promise<void>;
     /** sets (null: clears) the sandbox chaos; updated_at stays */
     setChaos(companyId: number, chaos: ChaosSettings | null): Promise<void>;
+    /** keys X-Webhook-Signature with this token of the company (null: with its webhook secret again, the copy forgotten); updated_at stays */
+    setSigningToken(companyId: number, signing: SigningToken | null): Promise<void>;
   };
   invoices: InvoiceReads & {
     /** the id the next charge gets (ids are never reused) */

@@ -42,6 +42,8 @@ export function toCompany(row: Row): Company {
     bank_type: r.bank_type, fees: json(row.fees), blocked: json(row.blocked), is_custom: flag(row.is_custom),
     webhook_secret: r.webhook_secret, created_at: r.created_at, updated_at: r.updated_at,
     clock_offset_ms: Number(row.clock_offset_ms ?? 0), chaos: jsonOrNull(row.chaos),
+    // the id only: the signing copy of the token (signing_token) never leaves the store with the record
+    signing_token_id: row.signing_token_id === null || row.signing_token_id === undefined ? null : Number(row.signing_token_id),
   };
 }
 

@@ -182,4 +182,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX invoices_pix_txid ON invoices(company_id, pix_txid) WHERE pix_txid IS NOT NULL;
   CREATE INDEX invoices_boleto_barcode ON invoices(company_id, (boleto::json ->> 'barcode')) WHERE boleto IS NOT NULL;
   `,
+  // 4: token-keyed signatures (SQLite's schema 9): the token that keys X-Webhook-Signature instead of the
+  // webhook secret, and the copy of it the server signs with (never shown).
+  `
+  ALTER TABLE companies ADD COLUMN signing_token_id BIGINT REFERENCES api_tokens(id);
+  ALTER TABLE companies ADD COLUMN signing_token TEXT;
+  `,
 ];

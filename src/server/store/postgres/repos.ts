@@ -9,6 +9,7 @@ import {
   BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
+import { CHARGE_TABLES, RESET_COMPANIES } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
 import { AGGREGATE_BY_ID, AGGREGATE_BY_SECURE_ID, pageStatement, toAggregate } from './charges.js';
 import {
@@ -67,6 +68,11 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       // hashtext: a 32-bit key from the name; the lock ends with the transaction
       await exec('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
     },
+    async clearCharges() {
+      // RESTART IDENTITY: the next ids are those of a new database, as on SQLite (no AUTOINCREMENT there)
+      await exec(`TRUNCATE ${CHARGE_TABLES.join(', ')} RESTART IDENTITY`);
+      for (const statement of RESET_COMPANIES) await exec(statement);
+    },
     companies: {
       async authenticate(token) {
         const hash = hashToken(token);
@@ -97,6 +103,9 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       async aheadClocks() {
         return (await rows('SELECT id, clock_offset_ms FROM companies WHERE clock_offset_ms > 0')).map((row) => ({ id: Number(row.id), clock_offset_ms: Number(row.clock_offset_ms) }));
       },
+      async signingToken(companyId) {
+        return ((await one('SELECT signing_token FROM companies WHERE id = $1', [companyId]))?.signing_token as string | null | undefined) ?? undefined;
+      },
       async create(profile, fees, webhookSecret, now) {
         const p = profile;
         const row = await one(`INSERT INTO companies (cnpj, company_type, corporate_reason, fantasy_name, url_website, address, address_city,
@@ -124,13 +133,18 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         return toToken(row);
       },
       async revokeToken(companyId, id, now) {
-        return (await count('UPDATE api_tokens SET revoked_at = $1 WHERE company_id = $2 AND id = $3 AND revoked_at IS NULL', [now, companyId, id])) === 1;
+        const revoked = (await count('UPDATE api_tokens SET revoked_at = $1 WHERE company_id = $2 AND id = $3 AND revoked_at IS NULL', [now, companyId, id])) === 1;
+        if (revoked) await exec('UPDATE companies SET signing_token_id = NULL, signing_token = NULL WHERE id = $1 AND signing_token_id = $2', [companyId, id]);
+        return revoked;
       },
       async setClock(companyId, offsetMs) {
         await exec('UPDATE companies SET clock_offset_ms = $1 WHERE id = $2', [offsetMs, companyId]);
       },
       async setChaos(companyId, chaos) {
         await exec('UPDATE companies SET chaos = $1 WHERE id = $2', [textOrNull(chaos), companyId]);
+      },
+      async setSigningToken(companyId, signing) {
+        await exec('UPDATE companies SET signing_token_id = $1, signing_token = $2 WHERE id = $3', [signing?.tokenId ?? null, signing?.token ?? null, companyId]);
       },
     },
     invoices: {

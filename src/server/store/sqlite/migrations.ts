@@ -280,4 +280,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX invoices_pix_txid ON invoices(company_id, pix_txid) WHERE pix_txid IS NOT NULL;
   CREATE INDEX invoices_boleto_barcode ON invoices(company_id, (boleto ->> '$.barcode')) WHERE boleto IS NOT NULL;
   `,
+  // 9: token-keyed signatures. A company may key X-Webhook-Signature with one of its API tokens instead
+  // of its webhook secret: the token's id, and a copy of the token itself (tokens are otherwise kept
+  // hashed; this copy is what the server signs with, in this owner-only file, and is never shown).
+  `
+  ALTER TABLE companies ADD COLUMN signing_token_id INTEGER REFERENCES api_tokens(id);
+  ALTER TABLE companies ADD COLUMN signing_token TEXT;
+  `,
 ];

@@ -12,6 +12,7 @@ import {
   BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
+import { CLEAR_CHARGES } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
 import { createChargeReads } from './charges.js';
 import type { Db } from './database.js';
@@ -43,6 +44,9 @@ export function createRepos(db: Db): Writes {
   const aheadClocks = q<[], { id: number; clock_offset_ms: number }>('SELECT id, clock_offset_ms FROM companies WHERE clock_offset_ms > 0');
   const setClock = q<[number, number]>('UPDATE companies SET clock_offset_ms = ? WHERE id = ?');
   const setChaos = q<[string | null, number]>('UPDATE companies SET chaos = ? WHERE id = ?');
+  const setSigning = q<[number | null, string | null, number]>('UPDATE companies SET signing_token_id = ?, signing_token = ? WHERE id = ?');
+  const signingOf = q<[number], { signing_token: string | null }>('SELECT signing_token FROM companies WHERE id = ?');
+  const forgetSigning = q<[number, number]>('UPDATE companies SET signing_token_id = NULL, signing_token = NULL WHERE id = ? AND signing_token_id = ?');
   const allCompanies = q<[]>('SELECT c.*, (SELECT COUNT(*) FROM api_tokens t WHERE t.company_id = c.id AND t.revoked_at IS NULL) AS tokens FROM companies c ORDER BY c.id');
   const totals = q<[string, number], CompanyTotals>(`
     SELECT t.balance_pix, t.balance_card, t.balance_bank_slip, t.paid_total,
@@ -139,6 +143,9 @@ export function createRepos(db: Db): Writes {
   return {
     // BEGIN IMMEDIATE already makes every write transaction on the file run alone
     async lock() {},
+    async clearCharges() {
+      for (const statement of CLEAR_CHARGES) db.prepare(statement).run();
+    },
     companies: {
       async authenticate(token) {
         const hash = hashToken(token);
@@ -166,11 +173,17 @@ export function createRepos(db: Db): Writes {
       async aheadClocks() {
         return aheadClocks.all();
       },
+      async signingToken(companyId) {
+        return signingOf.get(companyId)?.signing_token ?? undefined;
+      },
       async setClock(companyId, offsetMs) {
         setClock.run(offsetMs, companyId);
       },
       async setChaos(companyId, chaos) {
         setChaos.run(textOrNull(chaos), companyId);
+      },
+      async setSigningToken(companyId, signing) {
+        setSigning.run(signing?.tokenId ?? null, signing?.token ?? null, companyId);
       },
       async create(profile: CompanyProfile, fees: FeeSchedules, webhookSecret: string, now: string) {
         const id = Number(insertCompany.run({ ...profile, fees: JSON.stringify(fees), webhook_secret: webhookSecret, now }).lastInsertRowid);
@@ -191,7 +204,9 @@ export function createRepos(db: Db): Writes {
         return toToken(row);
       },
       async revokeToken(companyId, id, now) {
-        return revoke.run(now, companyId, id).changes === 1;
+        const revoked = revoke.run(now, companyId, id).changes === 1;
+        if (revoked) forgetSigning.run(companyId, id);
+        return revoked;
       },
     },
     invoices: {

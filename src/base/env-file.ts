@@ -1,0 +1,65 @@
+// Ground floor (src/base): imports nothing of ours but src/domain.
+// Env files that a shell sources (`set -a; . ./ci.env; set +a`) and dotenv parsers read alike (npm
+// dotenv, python-dotenv, Node's --env-file, docker compose): `NAME=value`, one a line, no `export`.
+// A value of letters, digits and `_.:/@%+,-[]` goes bare, which every reader takes as it is (also
+// GitHub's GITHUB_ENV and `docker run --env-file`, which strip no quotes); any other value goes in
+// single quotes, which bash and the dotenv parsers all take literally. A value holding a single quote,
+// a backslash or a control character is refused: no one spelling of it reads the same everywhere.
+import { randomBytes } from 'node:crypto';
+import { closeSync, fchmodSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { InputError } from './input-error.js';
+import { pathProblem } from './path-problem.js';
+
+const BARE = /^[\w.:/@%+,[\]-]*$/;
+const UNQUOTABLE = /['\\\p{Cc}]/u;
+
+/** `NAME=value` lines, in the order given; `what` names where the values go, for the refusal of one. */
+export function envText(vars: Record<string, string>, what: string): string {
+  return Object.entries(vars)
+    .map(([name, value]) => {
+      if (UNQUOTABLE.test(value)) {
+        throw new InputError(`${what}: ${name} holds a single quote, a backslash or a control character, which an env file cannot spell the same for bash and dotenv parsers`);
+      }
+      return `${name}=${BARE.test(value) ? value : `'${value}'`}\n`;
+    })
+    .join('');
+}
+
+/** What is at the path, if anything can be seen there. */
+function statOf(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Refuses, before anything starts, a path whose folder is missing or that is a folder itself. */
+export function checkWritablePath(path: string, flag: string): void {
+  const folder = dirname(path);
+  if (!statOf(folder)?.isDirectory()) throw new InputError(`${flag} ${path}: the folder ${folder} does not exist`);
+  if (statOf(path)?.isDirectory()) throw new InputError(`${flag} ${path} is a folder, not a file`);
+}
+
+/**
+ * Writes the file owner-only (0600), whole or not at all: a temporary file beside it, created with
+ * that mode, then renamed over it. A file already there is replaced, its mode with it; a reader never
+ * sees half of it.
+ */
+export function writeOwnerOnly(path: string, text: string, flag: string): void {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      fchmodSync(fd, 0o600); // a umask narrows the mode open gives, never widens it: made exact
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new InputError(`${flag} ${pathProblem(error, path, 'write')}`);
+  }
+}

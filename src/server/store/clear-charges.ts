@@ -1,0 +1,23 @@
+// What clearCharges() empties and resets, in SQL both engines speak: the tables of charges and of what
+// hangs off them (children first, for the foreign keys), then each company back to its first state.
+// Companies, their tokens and secrets are kept. Used by `pinvoice/testing`'s reset().
+
+export const CHARGE_TABLES = [
+  'delivery_attempts',
+  'events',
+  'refunds',
+  'timeline',
+  'financial_movements',
+  'idempotency_keys',
+  'invoices',
+  'customers',
+  'company_paid_months',
+] as const;
+
+export const RESET_COMPANIES = [
+  'UPDATE company_totals SET balance_pix = 0, balance_card = 0, balance_bank_slip = 0, paid_total = 0',
+  'UPDATE companies SET clock_offset_ms = 0, chaos = NULL',
+];
+
+/** SQLite has no TRUNCATE: one DELETE a table, in order. */
+export const CLEAR_CHARGES = [...CHARGE_TABLES.map((table) => `DELETE FROM ${table}`), ...RESET_COMPANIES];

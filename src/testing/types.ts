@@ -1,0 +1,114 @@
+// The public types of `pinvoice/testing`, written out by hand: what a merchant's test suite sees in its
+// editor, and what the package's declaration files promise. Records are the API's own (src/api).
+import type { IncomingHttpHeaders } from 'node:http';
+import type { EventType, PostbackBody } from '../api/postbacks.js';
+import type { ChaosRequest, ChaosRule, SandboxClock } from '../api/sandbox.js';
+import type { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, RefundRequest, ThreeDSRequest, Transaction } from '../api/schemas.js';
+
+export type { ChaosRequest, ChaosRule, CreateInvoiceRequest, Enterprise, EventType, PostbackBody, RefundRequest, SandboxClock, ThreeDSRequest, Transaction };
+
+/** Where a sandbox keeps its data: 'sqlite', 'memory', or a postgres:// URL (any string, so that an environment variable fits; checked at start). */
+export type Engine = 'sqlite' | 'memory' | (string & {});
+
+export interface SandboxOptions {
+  /**
+   * 'sqlite' (default): a database file in a new temporary folder, removed by close(); 'memory': SQLite's
+   * `:memory:`; a PostgreSQL URL: that database, which the sandbox owns (its charges are cleared at start).
+   */
+  engine?: Engine;
+  /** ids, tokens and codes drawn from this seed, the clock standing still (at 2026-01-01T12:00:00Z unless `clock` says): runs repeat */
+  seed?: number | string;
+  /** a fixtures document, as `pinvoice serve --fixtures` reads it (its parsed JSON, or its text); loaded at start and by reset() */
+  fixtures?: unknown;
+  /** the server's clock: an instant, where it stands still (moved by sandbox.clock), or a function read at every use */
+  clock?: string | Date | (() => Date);
+  /** deliveries of one postback, the first included (default 4: one and 3 retries) */
+  postbackAttempts?: number;
+}
+
+/** What Create Invoices answers under `data`: the record, with `invoice_id` (the secureId) and `qr_code_pix`. */
+export type CreatedInvoice = CreateInvoiceResponse['data'];
+
+export interface WriteOptions {
+  /** the Idempotency-Key header (default: a new one each call) */
+  idempotencyKey?: string;
+}
+
+/** The API as the sandbox's company, typed with the API's records; an error status throws ApiRequestError. */
+export interface SandboxApi {
+  createInvoice(body: CreateInvoiceRequest, options?: WriteOptions): Promise<CreatedInvoice>;
+  /** by the integer id or the secureId (INV-…) */
+  getInvoice(ref: string | number): Promise<Transaction>;
+  refund(ref: string | number, body?: RefundRequest, options?: WriteOptions): Promise<Transaction>;
+  activate3ds(ref: string | number, body: ThreeDSRequest, options?: WriteOptions): Promise<Transaction>;
+  company(): Promise<Enterprise>;
+}
+
+/** One postback as the receiver got it. */
+export interface Delivery {
+  event: EventType;
+  body: PostbackBody;
+  /** the body as sent, byte for byte (what a signature is computed over) */
+  raw: string;
+  headers: IncomingHttpHeaders;
+  /** both signature headers match the company's keys (`pinvoice webhooks verify`'s check, no age limit) */
+  verified: boolean;
+}
+
+export interface NextOptions {
+  event?: EventType;
+  /** the charge's integer id or secureId */
+  invoice?: string | number;
+  /** ms to wait before failing with WebhookTimeoutError (default 4000) */
+  timeout?: number;
+}
+
+export interface WebhookReceiver {
+  /** give it as the charge's postback_url */
+  url: string;
+  /** every delivery so far, in order of arrival */
+  received: Delivery[];
+  /** the first delivery that matches and no earlier next() returned, waiting for it if none has come yet */
+  next(options?: NextOptions): Promise<Delivery>;
+  close(): Promise<void>;
+}
+
+export interface ClockControl {
+  /** moves the company's clock forward: '90s', '45m', '2h', '3d', '1w', '1h30m', or seconds */
+  advance(by: string | number): Promise<SandboxClock>;
+  /** moves it forward to this instant (never back) */
+  set(at: string | Date): Promise<SandboxClock>;
+  /** back to the server's own time */
+  reset(): Promise<SandboxClock>;
+}
+
+export interface ChaosControl {
+  /** replaces the faults injected into postbacks (members left out are off) */
+  set(rule: ChaosRequest): Promise<ChaosRule>;
+  clear(): Promise<ChaosRule>;
+}
+
+export interface Sandbox {
+  /** the API's base URL (http://127.0.0.1:<port>) */
+  url: string;
+  /** the bearer token of the sandbox's company */
+  token: string;
+  /** what the company's postbacks are signed with */
+  webhookSecret: string;
+  api: SandboxApi;
+  /** the sandbox drivers: what the payer, the bank or the card network would do */
+  pay(ref: string | number): Promise<Transaction>;
+  expire(ref: string | number): Promise<Transaction>;
+  cancel(ref: string | number): Promise<Transaction>;
+  chargeback(ref: string | number): Promise<Transaction>;
+  clock: ClockControl;
+  chaos: ChaosControl;
+  /** a postback receiver on a free loopback port, closed with the sandbox */
+  webhooks(): Promise<WebhookReceiver>;
+  /** no charges (but the fixtures' again), clock and chaos off; same url, token and secret */
+  reset(): Promise<void>;
+  /** stops the server and the receivers, and removes the temporary folder */
+  close(): Promise<void>;
+}
+
+export type StartSandbox = (options?: SandboxOptions) => Promise<Sandbox>;
