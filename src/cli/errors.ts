@@ -22,7 +22,9 @@ export const EXIT_CODE_HELP = `Exit codes:
   0    success (also when a reader such as \`| head\` closes the pipe early: pinvoice stops quietly)
   1    unexpected error; a configuration file that cannot be used (\`pinvoice login\` repairs it)
   2    usage or validation error (a flag, an argument, a payload field, text that is not UTF-8;
-       login over another company's token without --force; an empty --batch)
+       login over another company's token without --force; an empty --batch;
+       serve: a --fixtures file that is not valid, --seed on a database holding charges,
+       a --write-env path in a missing folder)
   3    authentication failed (missing or rejected token)
   4    not found
   5    server or network error (including a port already in use, or a database another serve holds)
