@@ -1,18 +1,27 @@
 // The baseline server of bench/server.ts and bench/postgres.ts, in its own process: bare node:http
 // answering any GET with the GET bytes and any POST, once its whole body is read, with the create
 // bytes; no routing, no auth, no storage. It receives both answers (base64) over IPC and replies
-// with its URL.
+// with its URL. bench/server.ts also runs one as the postback receiver: asked `count`, it replies
+// with the number of POSTs it has answered.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-process.once('message', (message: { get: string; post: string }) => {
+let posts = 0;
+process.on('message', (message: { get: string; post: string } | 'count') => {
+  if (message === 'count') {
+    process.send?.({ posts });
+    return;
+  }
   const get = Buffer.from(message.get, 'base64');
   const post = Buffer.from(message.post, 'base64');
   const answer = (bytes: Buffer) => ({ 'content-type': 'application/json', 'content-length': bytes.length });
   const server = createServer((request, response) => {
     if (request.method === 'POST') {
       request.resume();
-      request.on('end', () => response.writeHead(200, answer(post)).end(post));
+      request.on('end', () => {
+        posts++;
+        response.writeHead(200, answer(post)).end(post);
+      });
     } else {
       request.resume();
       response.writeHead(200, answer(get)).end(get);

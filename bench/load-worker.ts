@@ -1,74 +1,48 @@
-// The load generator, client side, in its own process (forked by bench/load.ts): node:http over a
-// keep-alive Agent, `connections` loops issuing requests back to back, to one URL or to several in
-// turn (round-robin over the requests, so three nodes each get a third). Answers one request at a
+// The load generator, client side, in its own process (forked by bench/load.ts): the raw HTTP/1.1
+// client of bench/raw-client.ts (one keep-alive socket per connection), `connections` loops issuing
+// requests back to back, to one URL or to several in turn (connections spread over the origins, so
+// three nodes each get a third, and each connection takes its origin's URLs in turn). Answers one request at a
 // time over IPC. Any non-2xx answer or error stops the run and is reported with a sample. CPU use is
 // read from /proc: the client's own, the server's processes', and a PostgreSQL cluster's.
-import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import type { FillOptions, FillProgress, FillResult, LoadOptions, LoadResult, RequestSpec, WorkerReply, WorkerRequest } from './load.js';
 import { MARK_EVERY } from './load.js';
 import { clusterCpuSeconds, cpuSeconds } from './proc.js';
+import { RawConnection, rawTarget, type RawAnswer, type RawTarget } from './raw-client.js';
 
 const TIMEOUT_MS = 30_000;
 
-interface Target {
-  hostname: string;
-  port: string;
-  path: string;
-  method: string;
-  headers: OutgoingHttpHeaders;
-  body?: Buffer;
-}
-
-interface Answer {
-  status: number;
-  body?: Buffer;
-}
-
-function target(url: string, method: string, headers: Record<string, string> = {}, body?: string): Target {
-  const parsed = new URL(url);
-  const bytes = body === undefined ? undefined : Buffer.from(body);
-  return {
-    hostname: parsed.hostname, port: parsed.port, path: parsed.pathname + parsed.search, method,
-    headers: bytes ? { ...headers, 'content-length': bytes.length } : headers, body: bytes,
-  };
-}
-
-/** One request; the body is kept when asked for, or when the answer is not a 2xx (for the sample). */
-function send(agent: Agent, to: Target, keepBody: boolean): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ ...to, agent, timeout: TIMEOUT_MS }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (!keepBody && status >= 200 && status < 300) {
-        res.resume();
-        res.on('end', () => resolve({ status }));
-      } else {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
-      }
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
-    req.on('error', reject);
-    req.end(to.body);
-  });
-}
-
 const ok = (status: number) => status >= 200 && status < 300;
-const describeAnswer = (to: Target, answer: Answer) => `${to.method} ${to.path} → ${answer.status} ${answer.body?.toString('utf8', 0, 600) ?? ''}`;
-const describeError = (to: Target, error: unknown) => `${to.method} ${to.path} → error: ${error instanceof Error ? error.message : String(error)}`;
 
 function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
 }
 
+/** The targets grouped by origin: connection c speaks to group c mod n, taking its URLs in turn. */
+function byOrigin(targets: RawTarget[]): RawTarget[][] {
+  const groups = new Map<string, RawTarget[]>();
+  for (const to of targets) {
+    const key = `${to.host}:${to.port}`;
+    const group = groups.get(key);
+    if (group) group.push(to);
+    else groups.set(key, [to]);
+  }
+  return [...groups.values()];
+}
+
+const describeRaw = (to: RawTarget, answer: RawAnswer) => `${to.method} ${to.path} → ${answer.status} ${answer.body?.toString('utf8', 0, 600) ?? ''}`;
+const describeRawError = (to: RawTarget, error: unknown) => `${to.method} ${to.path} → error: ${error instanceof Error ? error.message : String(error)}`;
+
 async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult> {
   const urls = Array.isArray(spec.url) ? spec.url : [spec.url];
-  const targets = urls.map((url) => target(url, spec.method, spec.headers, spec.body));
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const groups = byOrigin(urls.map((url) => rawTarget(url, spec.method, spec.headers, spec.body)));
+  if (options.connections < groups.length) throw new Error(`${groups.length} origins need at least as many connections, not ${options.connections}`);
+  const connections = Array.from({ length: options.connections }, (_, c) => {
+    const group = groups[c % groups.length] as RawTarget[];
+    return { group, socket: new RawConnection((group[0] as RawTarget).host, (group[0] as RawTarget).port, TIMEOUT_MS) };
+  });
+  const turns = groups.map(() => 0);
   const latencies: number[] = [];
-  let next = 0;
   let issuedMeasured = 0;
   let non2xx = 0;
   let errors = 0;
@@ -85,19 +59,23 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
     options.warmupMs,
   );
 
-  const loop = async () => {
+  const loop = async (c: number) => {
+    const { group, socket } = connections[c] as (typeof connections)[number];
+    const g = c % groups.length;
     while (!stop) {
       const started = performance.now();
       if (started >= to) break;
       const measured = started >= from;
       if (measured && options.requests !== undefined && issuedMeasured++ >= options.requests) break;
-      const to_ = targets[next++ % targets.length] as Target;
+      const turn = turns[g] ?? 0;
+      turns[g] = turn + 1;
+      const to_ = group[turn % group.length] as RawTarget;
       try {
-        const answer = await send(agent, to_, false);
+        const answer = await socket.request(to_, false);
         const done = performance.now();
         if (!ok(answer.status)) {
           non2xx++;
-          sample ??= describeAnswer(to_, answer);
+          sample ??= describeRaw(to_, answer);
           stop = true;
         } else if (done >= from && done <= to && (options.requests === undefined || measured)) {
           latencies.push(done - started);
@@ -105,17 +83,17 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
         }
       } catch (error) {
         errors++;
-        sample ??= describeError(to_, error);
+        sample ??= describeRawError(to_, error);
         stop = true;
       }
     }
   };
-  await Promise.all(Array.from({ length: options.connections }, loop));
+  await Promise.all(connections.map((_, c) => loop(c)));
   clearTimeout(startTimer);
   const client = cpuAt ? process.cpuUsage(cpuAt.client) : undefined;
   const serverNow = cpuSeconds(options.watchPid);
   const postgresNow = clusterCpuSeconds(options.watchPostgres);
-  agent.destroy();
+  for (const { socket } of connections) socket.close();
 
   const end = options.durationMs === undefined ? lastDone : to;
   const seconds = Math.max(end - from, 1e-9) / 1000;
@@ -160,9 +138,8 @@ function sample(from: 'first' | 'all', count: number): string[] {
 
 /** Creates charges until `to` exist (counting those of earlier calls), paying every `payEvery`-th. */
 async function fill(options: FillOptions, progress: (p: FillProgress) => void): Promise<FillResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
   const auth = { authorization: `Bearer ${options.token}` };
-  const create = target(`${options.origin}/api/v2/invoices`, 'POST', { ...auth, 'content-type': 'application/json' }, options.body);
+  const create = rawTarget(`${options.origin}/api/v2/invoices`, 'POST', { ...auth, 'content-type': 'application/json' }, options.body);
   const started = performance.now();
   const cpuAt = { client: process.cpuUsage(), server: cpuSeconds(options.watchPid), postgres: clusterCpuSeconds(options.watchPostgres) };
   const marks = [0];
@@ -172,37 +149,38 @@ async function fill(options: FillOptions, progress: (p: FillProgress) => void): 
   let failure: string | undefined;
   const report = setInterval(() => progress({ created: createdInAll, paid, ms: performance.now() - started }), options.progressMs);
 
-  const loop = async () => {
+  const sockets = Array.from({ length: options.clients }, () => new RawConnection(create.host, create.port, TIMEOUT_MS));
+  const loop = async (socket: RawConnection) => {
     while (failure === undefined && ticket < options.to) {
       const mine = ++ticket;
-      let answer: Answer;
+      let answer: RawAnswer;
       try {
-        answer = await send(agent, create, true);
+        answer = await socket.request(create, true);
       } catch (error) {
-        failure ??= describeError(create, error);
+        failure ??= describeRawError(create, error);
         break;
       }
       if (!ok(answer.status)) {
-        failure ??= describeAnswer(create, answer);
+        failure ??= describeRaw(create, answer);
         break;
       }
       const { data } = JSON.parse(answer.body?.toString() ?? '') as { data: { id: number; secureId: string } };
       remember(data.secureId);
       if (++created % MARK_EVERY === 0) marks[created / MARK_EVERY] = performance.now() - started;
       if (mine % options.payEvery !== 0) continue;
-      const pay = target(`${options.origin}/api/v2/sandbox/invoices/${data.id}/pay`, 'POST', auth);
+      const pay = rawTarget(`${options.origin}/api/v2/sandbox/invoices/${data.id}/pay`, 'POST', auth);
       try {
-        const payAnswer = await send(agent, pay, false);
-        if (!ok(payAnswer.status)) failure ??= describeAnswer(pay, payAnswer);
+        const payAnswer = await socket.request(pay, false);
+        if (!ok(payAnswer.status)) failure ??= describeRaw(pay, payAnswer);
         else paid++;
       } catch (error) {
-        failure ??= describeError(pay, error);
+        failure ??= describeRawError(pay, error);
       }
     }
   };
-  await Promise.all(Array.from({ length: options.clients }, loop));
+  await Promise.all(sockets.map(loop));
   clearInterval(report);
-  agent.destroy();
+  for (const socket of sockets) socket.close();
   if (failure !== undefined) throw new Error(`fill stopped at ${createdInAll} charges: ${failure}`);
   const ms = performance.now() - started;
   const client = process.cpuUsage(cpuAt.client);

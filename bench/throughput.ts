@@ -23,12 +23,24 @@ export async function fetchBytes(url: string, init: RequestInit): Promise<Buffer
   return bytes;
 }
 
-/** The baseline in its own process; resolves with its URL. */
-export function startBare(get: Buffer, post: Buffer): Promise<{ url: string; pid: number }> {
+export interface BareServer {
+  url: string;
+  pid: number;
+  /** how many POSTs it has answered so far */
+  posts(): Promise<number>;
+}
+
+/** The baseline in its own process; resolves once it listens. */
+export function startBare(get: Buffer, post: Buffer): Promise<BareServer> {
   const child = forkTs('./bare-server.ts');
   killAtExit(child);
+  const posts = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (message: { posts: number }) => resolve(message.posts));
+      child.send('count');
+    });
   return new Promise((resolve, reject) => {
-    child.once('message', (message: { url: string }) => resolve({ url: message.url, pid: child.pid as number }));
+    child.once('message', (message: { url: string }) => resolve({ url: message.url, pid: child.pid as number, posts }));
     child.once('exit', (code) => reject(new Error(`the bare server exited (${code}) before listening`)));
     child.send({ get: get.toString('base64'), post: post.toString('base64') });
   });
