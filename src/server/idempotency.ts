@@ -12,6 +12,8 @@ export interface Answer {
   status: number;
   body: unknown;
   replayed?: boolean;
+  /** the body is already the JSON text to send */
+  json?: true;
 }
 
 export function checkKey(key: string | string[] | undefined): string | undefined {

@@ -13,7 +13,7 @@ import { validationFailed } from './errors.js';
 import type { Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { createdAnswer, createInvoice } from './invoices/create.js';
-import { complete3ds, lookupInvoice, publicView, refundInvoice, sandboxAction } from './invoices/lifecycle.js';
+import { complete3ds, lookupInvoiceJson, publicView, refundInvoice, sandboxAction } from './invoices/lifecycle.js';
 import { listInvoices, searchInvoice } from './invoices/list.js';
 import { toEnterprise } from './invoices/record.js';
 import { getEvent, listEvents, resendEvent, webhookSecret } from './postbacks/history.js';
@@ -38,7 +38,7 @@ function requireCompany(company: Company | undefined): Company {
 }
 
 async function lookup({ ctx, company }: HandlerInput, ref: string): Promise<Answer> {
-  return { status: 200, body: await lookupInvoice(ctx, requireCompany(company), ref) };
+  return { status: 200, body: await lookupInvoiceJson(ctx, requireCompany(company), ref), json: true };
 }
 
 const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;

@@ -1,6 +1,7 @@
 // What the invoice operations need from the outside world, passed in so tests can control it.
 import type { ServerConfig } from '../config.js';
 import type { Access, Reads, Store, Writes } from '../store/port.js';
+import type { RecordCache } from './record-cache.js';
 
 /** Runs fn in a transaction: a new one, or the one a request already runs in (an Idempotency-Key's). */
 export type TransactionRunner = <T>(fn: (tx: Writes) => Promise<T>) => Promise<T>;
@@ -21,6 +22,8 @@ export interface ServerContext {
   actor?: Access['token'];
   /** the context a company's context was made from (its clock and queue undone): see sandbox/company-time.ts */
   serverContext?: ServerContext;
+  /** the lookups' answers kept while nothing is committed (absent: the engine cannot tell, nothing is kept) */
+  records?: RecordCache;
   /** tells the process that a company's record changed (its clock, its chaos rule): what it remembers of it is dropped */
   companyChanged?: (companyId: number) => void;
 }

@@ -63,6 +63,17 @@ export async function lookupInvoice(ctx: ServerContext, company: Company, ref: s
   return toTransaction(company, await readInvoice(ctx, company, ref));
 }
 
+/** The record of a charge of this company as the JSON text answered: kept while nothing is committed, where the engine can tell (record-cache.ts). */
+export async function lookupInvoiceJson(ctx: ServerContext, company: Company, ref: string): Promise<string> {
+  const read = async () => {
+    const aggregate = await readInvoice(ctx, company, ref);
+    return { record: toTransaction(company, aggregate), invoice: aggregate.invoice };
+  };
+  if (!ctx.records) return JSON.stringify((await read()).record);
+  const now = ctx.clock();
+  return ctx.records.json(`${company.id} ${monthOf(now)} ${ref.trim()}`, now, read);
+}
+
 /**
  * Finds a charge of this company (expiring it first if due) and runs fn in one transaction; answers the
  * record as fn left it, built once, from one aggregate read in the same transaction.

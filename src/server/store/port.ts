@@ -430,6 +430,12 @@ export interface Store extends Reads {
    * does not (SQLite: several processes on one file), a dispatcher must look at the queue often.
    */
   readonly hearsOtherProcesses: boolean;
+  /**
+   * A number that differs from the one read before whenever anything was committed since, by this
+   * process or another; read it before a read whose result is kept. Absent when the engine cannot
+   * tell cheaply (then nothing read is kept: see invoices/record-cache.ts).
+   */
+  readonly changeMark?: () => number;
   close(): Promise<void>;
 }
 

@@ -143,11 +143,15 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
   });
   // A read on the writer connection must not see a transaction's uncommitted work: it waits for its turn.
   const reads: Reads = reader ? createRepos(reader) : queuedReads(writes, (run) => enqueue(run, false));
+  // SQLite's data_version, read on the reader connection, changes with every commit of any other
+  // connection: the writer's, or another process's on the same file. (In memory there is no reader.)
+  const dataVersion = reader?.prepare<[], number>('PRAGMA data_version').pluck();
 
   return {
     engine: 'sqlite',
     location: path,
     hearsOtherProcesses: false,
+    ...(dataVersion && { changeMark: () => dataVersion.get() as number }),
     db,
     ...reads,
     transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => enqueue(fn),
