@@ -27,7 +27,28 @@ function describe(error: NodeJS.ErrnoException, url: URL): string {
   }
 }
 
-export function postJson(url: string, body: string | Buffer, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<PostResult> {
+/** Keep-alive connection pools, one per protocol: a receiver's connection serves its next postbacks. */
+export interface Pools {
+  http: http.Agent;
+  https: https.Agent;
+  close(): void;
+}
+
+/**
+ * Pools whose idle connections never hold the process (node:http unrefs them) and follow the receiver's
+ * `Keep-Alive: timeout` hint; at most `maxFree` idle ones per origin are kept.
+ */
+export function keepAlivePools(maxFree: number): Pools {
+  const options = { keepAlive: true, maxFreeSockets: maxFree, scheduling: 'lifo' as const };
+  const pools = { http: new http.Agent(options), https: new https.Agent(options) };
+  return { ...pools, close: () => (pools.http.destroy(), pools.https.destroy()) };
+}
+
+/**
+ * POSTs `body` to `url`; over a connection of `pools` when given (kept open for the next), else over
+ * one of its own, closed after the answer.
+ */
+export function postJson(url: string, body: string | Buffer, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal, pools?: Pools): Promise<PostResult> {
   return new Promise((resolve) => {
     const target = new URL(url);
     const chunks: Buffer[] = [];
@@ -41,10 +62,12 @@ export function postJson(url: string, body: string | Buffer, headers: Record<str
       clearTimeout(timer);
       resolve(result);
     };
-    const client = target.protocol === 'https:' ? https : http;
+    const secure = target.protocol === 'https:';
+    const client = secure ? https : http;
+    const agent = pools ? (secure ? pools.https : pools.http) : false;
     const request = client.request(
       target,
-      { method: 'POST', agent: false, signal, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
       (response) => {
         status = response.statusCode;
         response.on('data', (chunk: Buffer) => {

@@ -24,6 +24,7 @@ async function downgradeTo4(server: TestServer): Promise<void> {
   const setBody = db.prepare('UPDATE events SET body = ? WHERE id = ?');
   for (const event of events) setBody.run(JSON.stringify(payloads.get(event.public_id)), event.id);
   db.exec(`
+    DROP INDEX events_claimed;
     ALTER TABLE companies DROP COLUMN signing_token;
     ALTER TABLE companies DROP COLUMN signing_token_id;
     DROP INDEX invoices_listed;

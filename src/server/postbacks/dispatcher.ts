@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_SIGNATURE_HEADER, SIGNATURE_HEADER, bodySignature, signatureHeader } from '../../domain/signature.js';
-import { postJson } from '../../base/post-json.js';
+import { keepAlivePools, postJson } from '../../base/post-json.js';
 import { LEASE_MARGIN_MS, type PostbackConfig } from '../config.js';
 import { chaosFor, wrongSecret } from '../sandbox/chaos.js';
 import { companyTime } from '../sandbox/company-time.js';
@@ -67,6 +67,9 @@ export function createDispatcher(options: DispatcherOptions) {
   // A claim lasts longer than any attempt can: another process takes the event only if this one died.
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Map<number, Promise<void>>();
+  // A receiver's connection serves its next postbacks (a new TCP, and TLS, handshake per postback cost
+  // the creates a third of their rate); idle ones are kept up to the number in flight at most.
+  const pools = keepAlivePools(concurrency);
   const abort = new AbortController();
   // one listener per request in flight, up to `concurrency`: not a leak
   setMaxListeners(concurrency + 10, abort.signal);
@@ -108,7 +111,7 @@ export function createDispatcher(options: DispatcherOptions) {
       'pinvoice-event-id': event.public_id,
     };
     const t0 = performance.now();
-    const result = await postJson(event.url, body, headers, timeoutMs, abort.signal);
+    const result = await postJson(event.url, body, headers, timeoutMs, abort.signal, pools);
     if (result.aborted) return undefined;
     const delivered = result.status !== undefined && result.status >= 200 && result.status <= 299;
     return {
@@ -253,6 +256,7 @@ export function createDispatcher(options: DispatcherOptions) {
       clearTimeout(timer);
       abort.abort();
       await Promise.allSettled([...inFlight.values()]);
+      pools.close();
       // What was cut off goes at once on the next start, here or in another process, not after the lease.
       await store.transaction((tx) => tx.events.releaseClaims(node)).catch(logError);
     },

@@ -253,7 +253,10 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         return (await rows('SELECT * FROM delivery_attempts WHERE event_id = $1 ORDER BY id', [eventId])).map(toAttempt);
       },
       async nextDueAt() {
-        const row = await one(`SELECT MIN(CASE WHEN e.lease_until > e.next_attempt_at THEN e.lease_until ELSE e.next_attempt_at END) AS at FROM events e WHERE ${QUEUE_HEAD}`);
+        // as SQLite's nextDue: the first unclaimed head in events_due's order, and the claimed heads (few)
+        const row = await one(`SELECT LEAST(
+          (SELECT e.next_attempt_at FROM events e WHERE ${QUEUE_HEAD} AND e.lease_until IS NULL ORDER BY e.next_attempt_at LIMIT 1),
+          (SELECT MIN(GREATEST(e.lease_until, e.next_attempt_at)) FROM events e WHERE ${QUEUE_HEAD} AND e.lease_until IS NOT NULL)) AS at`);
         return (row?.at as string | null) ?? null;
       },
       async insert(event) {

@@ -287,4 +287,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE companies ADD COLUMN signing_token_id INTEGER REFERENCES api_tokens(id);
   ALTER TABLE companies ADD COLUMN signing_token TEXT;
   `,
+  // 10: when the postback queue is next due, without reading it whole. The events claimed now (a
+  // lease set) are few, at most those in flight on every node: their own index; the others are found
+  // in events_due's order (sqlite/repos.ts nextDue).
+  `
+  CREATE INDEX events_claimed ON events(lease_until) WHERE state = 'pending' AND lease_until IS NOT NULL;
+  `,
 ];
