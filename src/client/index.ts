@@ -11,7 +11,7 @@ import { OPERATIONS, type OperationId } from './operations.js';
 import { readCompany } from './read/company.js';
 import { toApiError } from './read/error-body.js';
 import { readChaos, readClock, readEvent, readEvents, readScenarios, readSigning, readWebhookSecret } from './read/serve-answers.js';
-import { isWholeRecord, readTransaction, type TransactionView } from './read/transaction.js';
+import { isWholeRecord, readIdentity, readTransaction, type TransactionView } from './read/transaction.js';
 import { isRecord, unwrapData } from './read/values.js';
 
 /** A request with no answer gives up after this long, retries and waits included (PINVOICE_TIMEOUT, --timeout). */
@@ -36,7 +36,9 @@ export interface ClientOptions {
 export interface Created {
   raw: unknown;
   data: unknown;
+  /** the whole view, read when first asked for (a batch needs only the identity) */
   view: TransactionView;
+  identity: Pick<TransactionView, 'id' | 'secureId' | 'status'>;
   /** the answer holds the charge's whole record, not only its id and pix code */
   whole: boolean;
   /** the request's fields the gateway said it ignored (Pinvoice-Ignored-Fields; production never says): none, most often */
@@ -215,7 +217,13 @@ export function createClient(options: ClientOptions) {
       const data = unwrapData(raw);
       // the header's reader is loaded only for an answer that carries it (pinvoice serve, unknown fields sent)
       const ignoredFields = answer.ignoredFields === undefined ? [] : (await import('../api/ignored-fields.js')).readIgnoredFields(answer.ignoredFields);
-      return { raw, data, view: readTransaction(data), whole: isWholeRecord(data), ignoredFields };
+      let view: TransactionView | undefined;
+      return {
+        raw, data, whole: isWholeRecord(data), ignoredFields, identity: readIdentity(data),
+        get view() {
+          return (view ??= readTransaction(data));
+        },
+      };
     },
   };
 }

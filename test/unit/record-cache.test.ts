@@ -6,7 +6,7 @@ import { createRecordCache, type RecordRead } from '../../src/server/invoices/re
 function setup() {
   let mark = 1;
   let reads = 0;
-  let status = 'pending';
+  let status: RecordRead['invoice']['status'] = 'pending';
   const cache = createRecordCache(() => mark);
   const read = async (): Promise<RecordRead> => {
     reads++;
@@ -18,7 +18,7 @@ function setup() {
     get reads() {
       return reads;
     },
-    commit(next: string) {
+    commit(next: RecordRead['invoice']['status']) {
       status = next;
       mark++;
     },

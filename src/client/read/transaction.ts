@@ -149,11 +149,18 @@ const entries = <T extends object>(value: unknown, read: (entry: unknown) => T, 
 
 const TIME_PATHS = ['at', 'createdAt', 'created_at', 'date'];
 
+/** Which charge a record is, and its status: what a batch's result line needs, without the whole view. */
+export function readIdentity(raw: unknown): Pick<TransactionView, 'id' | 'secureId' | 'status'> {
+  return {
+    id: textAt(raw, 'id', 'invoice.id'),
+    secureId: textAt(raw, 'secureId', 'secure_id', 'invoice_id', 'invoice.invoice_id'),
+    status: textAt(raw, 'status', 'invoice.status'),
+  };
+}
+
 /** The view of a transaction record (or of what a create answered); never throws, whatever `raw` is. */
 export function readTransaction(raw: unknown): TransactionView {
-  const id = textAt(raw, 'id', 'invoice.id');
-  const secureId = textAt(raw, 'secureId', 'secure_id', 'invoice_id', 'invoice.invoice_id');
-  const status = textAt(raw, 'status', 'invoice.status');
+  const { id, secureId, status } = readIdentity(raw);
   const metadata = at(raw, 'metadata');
   const pixCode = textAt(raw, 'pix.qrCode', 'pix.qr_code', 'pix.qrcode', 'pix.copy_paste', 'pix.emv', 'invoice.qr_code_pix', 'qr_code_pix');
   return {

@@ -15,7 +15,7 @@ export type FailedLine = { line: number; ok: false; error: string; message: stri
 export type CreatedLine = { line: number; ok: true; id: number | string | null; secureId: string | null; status: Status | string | null; ignored_fields?: string[] };
 export type BatchResult = CreatedLine | FailedLine;
 
-export function createdLine(line: number, view: TransactionView, ignoredFields: readonly string[] = []): CreatedLine {
+export function createdLine(line: number, view: Pick<TransactionView, 'id' | 'secureId' | 'status'>, ignoredFields: readonly string[] = []): CreatedLine {
   const id = view.id === undefined ? null : /^\d{1,15}$/.test(view.id) ? Number(view.id) : view.id;
   return { line, ok: true, id, secureId: view.secureId ?? null, status: view.status ?? null, ...(ignoredFields.length > 0 && { ignored_fields: [...ignoredFields] }) };
 }

@@ -95,11 +95,11 @@ function lineSender({ client, source, scheduler, concurrency, tally, allowUnknow
     }
     const answer = { replayed: false };
     try {
-      const { view, ignoredFields } = await client.createInvoice(read.request, batchKey(source.sha256, input.number), answer);
+      const { identity, ignoredFields } = await client.createInvoice(read.request, batchKey(source.sha256, input.number), answer);
       state.networkInARow = 0;
       if (answer.replayed) tally.replayed++;
       scheduler.succeeded();
-      return createdLine(input.number, view, ignoredFields);
+      return createdLine(input.number, identity, ignoredFields);
     } catch (error) {
       return failed(input.number, error);
     }
