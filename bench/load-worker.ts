@@ -1,5 +1,5 @@
 // The load generator, client side, in its own process (forked by bench/load.ts): the raw HTTP/1.1
-// client of bench/raw-client.ts (one keep-alive socket per connection), `connections` loops issuing
+// client of tools/raw-client.ts (one keep-alive socket per connection), `connections` loops issuing
 // requests back to back, to one URL or to several in turn (connections spread over the origins, so
 // three nodes each get a third, and each connection takes its origin's URLs in turn). Answers one request at a
 // time over IPC. Any non-2xx answer or error stops the run and is reported with a sample. CPU use is
@@ -7,7 +7,7 @@
 import type { FillOptions, FillProgress, FillResult, LoadOptions, LoadResult, RequestSpec, WorkerReply, WorkerRequest } from './load.js';
 import { MARK_EVERY } from './load.js';
 import { clusterCpuSeconds, cpuSeconds } from './proc.js';
-import { RawConnection, rawTarget, type RawAnswer, type RawTarget } from './raw-client.js';
+import { RawConnection, rawTarget, type RawAnswer, type RawTarget } from '../tools/raw-client.js';
 
 const TIMEOUT_MS = 30_000;
 

@@ -1,5 +1,5 @@
 // Throughput of the built `pinvoice serve` over real HTTP against a bare node:http server answering
-// the very same bytes, in the same run, with the same load (bench/raw-client.ts: cheap enough per
+// the very same bytes, in the same run, with the same load (tools/raw-client.ts: cheap enough per
 // request to drive the bare server to its limit on a 2-core machine; each line prints both sides'
 // CPU, so a run the client paced shows). Measured:
 //   GET one charge by secureId (Search Transaction)                        goal ≥ 0.6× bare
