@@ -130,10 +130,18 @@ function remember(secureId: string): void {
   }
 }
 
-function sample(from: 'first' | 'all', count: number): string[] {
+function sample(from: 'first' | 'all', count: number, distinct = false): string[] {
   const pool = from === 'first' ? first : reservoir;
   if (pool.length === 0) throw new Error('no charge created yet');
-  return Array.from({ length: count }, () => pool[Math.floor(Math.random() * pool.length)] as string);
+  if (!distinct) return Array.from({ length: count }, () => pool[Math.floor(Math.random() * pool.length)] as string);
+  // a partial Fisher-Yates shuffle of a copy: the first `count` are a uniform sample without repeats
+  const copy = pool.slice();
+  const n = Math.min(count, copy.length);
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(Math.random() * (copy.length - i));
+    [copy[i], copy[j]] = [copy[j] as string, copy[i] as string];
+  }
+  return copy.slice(0, n);
 }
 
 /** Creates charges until `to` exist (counting those of earlier calls), paying every `payEvery`-th. */
@@ -200,7 +208,7 @@ process.on('message', (message: WorkerRequest) => {
   const run = async (): Promise<unknown> => {
     if (message.kind === 'load') return load(message.spec, message.options);
     if (message.kind === 'fill') return fill(message.options, (progress) => reply({ id: message.id, kind: 'progress', progress }));
-    return sample(message.from, message.count);
+    return sample(message.from, message.count, message.distinct);
   };
   run().then(
     (result) => reply({ id: message.id, kind: 'result', result }),

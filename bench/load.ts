@@ -82,7 +82,7 @@ export const MARK_EVERY = 100;
 export type WorkerRequest =
   | { id: number; kind: 'load'; spec: RequestSpec; options: LoadOptions }
   | { id: number; kind: 'fill'; options: FillOptions }
-  | { id: number; kind: 'sample'; from: 'first' | 'all'; count: number };
+  | { id: number; kind: 'sample'; from: 'first' | 'all'; count: number; distinct?: boolean };
 
 export type WorkerReply =
   | { id: number; kind: 'result'; result: unknown }
@@ -149,9 +149,12 @@ export class LoadWorker {
     return this.ask<FillResult>({ kind: 'fill', options }, progress);
   }
 
-  /** `count` secureIds drawn at random from the first 1000 created, or from all created so far. */
-  sample(from: 'first' | 'all', count: number): Promise<string[]> {
-    return this.ask<string[]>({ kind: 'sample', from, count });
+  /**
+   * `count` secureIds drawn at random from the first 1000 created, or from all created so far (a
+   * uniform sample of 10,000 of them); `distinct`: without repeats, as many as there are up to `count`.
+   */
+  sample(from: 'first' | 'all', count: number, distinct = false): Promise<string[]> {
+    return this.ask<string[]>({ kind: 'sample', from, count, distinct });
   }
 
   close(): void {
