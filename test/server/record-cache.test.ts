@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { openStore } from '../../src/server/store/index.js';
+import type { SqliteStore } from '../../src/server/store/sqlite/index.js';
 import { ENGINE, request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
 const dirs: string[] = [];
@@ -62,6 +64,30 @@ describe.skipIf(ENGINE !== 'sqlite')('a charge read again while nothing changed'
     const after = JSON.parse((await raw(a, path)).text);
     expect(after.status).toBe('paid');
     expect(after).toEqual(JSON.parse((await raw(b, path)).text));
+  });
+
+  it('reads the change mark once per turn of the event loop, again in the next turn, and at once after its own commit', async () => {
+    const file = dbFile();
+    const store = openStore(file) as SqliteStore;
+    // another process on the file, as far as the store can tell: a connection of its own
+    const other = new Database(file);
+    other.exec('CREATE TABLE scratch (x INTEGER)');
+    try {
+      const changeMark = store.changeMark as () => number;
+      const first = changeMark();
+      // a commit by another connection within the turn: the requests of this turn came in before it
+      other.prepare('INSERT INTO scratch VALUES (1)').run();
+      expect(changeMark()).toBe(first);
+      await new Promise(setImmediate);
+      const second = changeMark();
+      expect(second).not.toBe(first);
+      // this store's own commit is seen at once, in the same turn
+      await store.transaction(async () => void store.db.prepare('INSERT INTO scratch VALUES (2)').run());
+      expect(changeMark()).not.toBe(second);
+    } finally {
+      other.close();
+      await store.close();
+    }
   });
 
   it('is not served past a pending charge’s expiry, though nothing was committed meanwhile', async () => {

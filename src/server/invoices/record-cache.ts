@@ -13,7 +13,8 @@ const MAX_KEPT = 1000;
 
 interface Kept {
   mark: number;
-  json: string;
+  /** the bytes sent: a Buffer goes to the socket as it is, where a string is encoded again on every write */
+  json: Buffer;
   /** the company-clock time (ms) from which the answer may no longer stand: a pending charge's expiry */
   until: number;
 }
@@ -35,12 +36,12 @@ export function createRecordCache(changeMark: () => number) {
      * The JSON of a charge's record: the one kept under `key` if nothing was committed since and
      * `now` (the company's clock) is before its end; else `read()`'s, kept.
      */
-    async json(key: string, now: Date, read: () => Promise<RecordRead>): Promise<string> {
+    async json(key: string, now: Date, read: () => Promise<RecordRead>): Promise<Buffer> {
       const mark = changeMark();
       const hit = kept.get(key);
       if (hit && hit.mark === mark && now.getTime() < hit.until) return hit.json;
       const { record, invoice } = await read();
-      const json = JSON.stringify(record);
+      const json = Buffer.from(JSON.stringify(record));
       if (kept.size >= MAX_KEPT) kept.clear();
       kept.set(key, { mark, json, until: standsUntil(invoice) });
       return json;

@@ -458,5 +458,14 @@ export class TokenNameTaken extends Error {
 /** The store cannot be opened (a file that is not a database, a read-only folder, a newer schema): the message says why. */
 export class DatabaseOpenError extends Error {}
 
+/** the last month asked for, and its span in ms (toISOString() on every cached GET showed in the profile) */
+let lastMonth = { from: 0, to: 0, month: '' };
 /** "YYYY-MM" of an instant, UTC: the month paid totals are kept by. */
-export const monthOf = (at: string | Date): string => (typeof at === 'string' ? at : at.toISOString()).slice(0, 7);
+export const monthOf = (at: string | Date): string => {
+  if (typeof at === 'string') return at.slice(0, 7);
+  const ms = at.getTime();
+  if (ms >= lastMonth.from && ms < lastMonth.to) return lastMonth.month;
+  const month = at.toISOString().slice(0, 7); // (an invalid date throws here, as before)
+  lastMonth = { from: Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1), to: Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1), month };
+  return month;
+};
