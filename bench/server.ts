@@ -9,6 +9,7 @@
 //     the run are counted, and the time the outbox then takes to drain)
 //   POST a pix charge whose postback host cannot be resolved               goal ≥ 0.8× the receiver run
 //   POST with --durability power (an fsync at every commit)                 informational
+//   fastify alone answering the same bytes, GET and POST                     informational (the framework's ceiling)
 // Each POST figure on a fresh serve and database. Informational: exits 0 unless a request failed.
 //   npm run bench   (builds first; or: npx tsx bench/server.ts [--connections 32] [--duration 5] [--warmup 1])
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,6 +62,18 @@ await main(async () => {
   const postOurs = await run('POST pinvoice serve', post(serve.url), serve.pid);
   compare('POST /api/v2/invoices (a pix charge, no postback URL, no Idempotency-Key)', GOALS.post, postBare, postOurs);
   await serve.stop();
+
+  // Informational: fastify alone answering the same bytes (a route each, the POST's body parsed), the
+  // most a server on fastify can do here: what is left between it and serve is serve's own work.
+  const fastify = await startBare(got, created, 'fastify');
+  const getFloor = await run('GET fastify alone', { ...get, url: `${fastify.url}${path}` }, fastify.pid);
+  const postFloor = await run('POST fastify alone', post(fastify.url), fastify.pid);
+  console.log('  fastify alone, the same answers (a route each, the POST\'s JSON body parsed; informational: the framework\'s ceiling)');
+  line('GET', getFloor);
+  line('POST', postFloor);
+  const share = (floor: LoadResult, base: LoadResult, ours: LoadResult) =>
+    `${(floor.rps / base.rps).toFixed(2)}× bare; serve ${(ours.rps / floor.rps).toFixed(2)}× it (${Math.round(1e6 / ours.rps - 1e6 / floor.rps)} µs more a request)`;
+  console.log(`    GET: ${share(getFloor, getBare, getOurs)}; POST: ${share(postFloor, postBare, postOurs)}`);
 
   // The same creates with a postback URL: the receiver (its own process) answers 200 to each.
   const receiver = await startBare(Buffer.from('{}'), Buffer.from('{}'));

@@ -31,8 +31,8 @@ export interface BareServer {
 }
 
 /** The baseline in its own process; resolves once it listens. */
-export function startBare(get: Buffer, post: Buffer): Promise<BareServer> {
-  const child = forkTs('./bare-server.ts');
+export function startBare(get: Buffer, post: Buffer, framework: 'node:http' | 'fastify' = 'node:http'): Promise<BareServer> {
+  const child = forkTs('./bare-server.ts', framework === 'fastify' ? ['fastify'] : []);
   killAtExit(child);
   const posts = () =>
     new Promise<number>((resolve) => {
