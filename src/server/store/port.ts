@@ -10,6 +10,7 @@ import type { Position } from '../../api/cursor.js';
 import type { ListFilter } from '../../api/invoice-query.js';
 import type { Card, Fee, FinancialMovement, Payer, ResponseItem } from '../../api/schemas.js';
 import type { EventType } from '../../api/postbacks.js';
+import type { PixLocationFault } from '../../api/sandbox.js';
 import type { FeeSchedule } from '../../domain/fees.js';
 import type { Method, Status } from '../../domain/status.js';
 
@@ -44,6 +45,8 @@ export interface ChaosSettings {
   reorder: boolean;
   drop_first: number;
   bad_signature: boolean;
+  /** what the pix code's location does wrong (absent in rules stored before it existed: none) */
+  pix_location?: PixLocationFault | null;
   /** the one charge the faults are narrowed to; null: every charge of the company */
   invoice: { id: number; secure_id: string } | null;
 }
@@ -295,6 +298,8 @@ export interface InvoiceReads {
    */
   list(companyId: number, page: InvoicePageRequest, month: string): Promise<InvoiceAggregate[]>;
   byCheckoutToken(token: string): Promise<Invoice | undefined>;
+  /** The pix charge whose code's location ends in this txid, whichever its company (a payer's bank knows none). */
+  byPixTxid(txid: string): Promise<Invoice | undefined>;
   /** Pending charges whose time is up, oldest first; of one company only when `companyId` is given. */
   dueForExpiry(now: string, limit: number, companyId?: number): Promise<Invoice[]>;
 }

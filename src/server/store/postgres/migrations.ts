@@ -193,4 +193,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX events_claimed ON events(lease_until) WHERE state = 'pending' AND lease_until IS NOT NULL;
   `,
+  // 6: a charge found by its pix txid alone (SQLite's schema 11): a payer's bank fetches /qr/v2/<txid>
+  // knowing no company; the company's ?pix_code= search narrows by company after.
+  `
+  DROP INDEX invoices_pix_txid;
+  CREATE INDEX invoices_pix_txid ON invoices(pix_txid) WHERE pix_txid IS NOT NULL;
+  `,
 ];

@@ -166,6 +166,10 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         const row = await one('SELECT * FROM invoices WHERE token_checkout = $1', [token]);
         return row && toInvoice(row);
       },
+      async byPixTxid(txid) {
+        const row = await one('SELECT * FROM invoices WHERE pix_txid = $1', [txid]);
+        return row && toInvoice(row);
+      },
       async dueForExpiry(now, limit, companyId) {
         return (companyId === undefined
           ? await rows("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2", [now, limit])

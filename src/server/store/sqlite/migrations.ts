@@ -293,4 +293,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX events_claimed ON events(lease_until) WHERE state = 'pending' AND lease_until IS NOT NULL;
   `,
+  // 11: a charge found by its pix txid alone. A payer's bank fetches the code's location (/qr/v2/<txid>)
+  // knowing no company; txids are drawn at random, 26 or more characters, so one index serves both that
+  // lookup and the company's own ?pix_code= search (which narrows by company after).
+  `
+  DROP INDEX invoices_pix_txid;
+  CREATE INDEX invoices_pix_txid ON invoices(pix_txid) WHERE pix_txid IS NOT NULL;
+  `,
 ];

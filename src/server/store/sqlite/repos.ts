@@ -74,6 +74,7 @@ export function createRepos(db: Db): Writes {
   const invoiceById = q<[number, number]>('SELECT * FROM invoices WHERE company_id = ? AND id = ?');
   const invoiceBySecureId = q<[number, string]>('SELECT * FROM invoices WHERE company_id = ? AND secure_id = ?');
   const invoiceByToken = q<[string]>('SELECT * FROM invoices WHERE token_checkout = ?');
+  const invoiceByTxid = q<[string]>('SELECT * FROM invoices WHERE pix_txid = ?');
   const marks = q<[{ id: number }], EventSnapshot['upto'] & { customer_updated_at: string }>(`SELECT
     COALESCE((SELECT MAX(id) FROM timeline WHERE invoice_id = @id), 0) AS timeline,
     COALESCE((SELECT MAX(id) FROM refunds WHERE invoice_id = @id), 0) AS refunds,
@@ -230,6 +231,10 @@ export function createRepos(db: Db): Writes {
       },
       async byCheckoutToken(token) {
         const row = invoiceByToken.get(token);
+        return row && toInvoice(row);
+      },
+      async byPixTxid(txid) {
+        const row = invoiceByTxid.get(txid);
         return row && toInvoice(row);
       },
       async dueForExpiry(now, limit, companyId) {
