@@ -13,6 +13,9 @@ export const EXIT = {
   invalidSignature: 9,
   batchFailed: 10,
   invalidCode: 11,
+  locationUnverified: 12,
+  locationUnreachable: 13,
+  notPayable: 14,
   cancelled: 130,
 } as const;
 
@@ -35,7 +38,14 @@ export const EXIT_CODE_HELP = `Exit codes:
        webhooks listen --count: fewer events than asked when --timeout ran out
   9    webhooks verify: the signature does not match (or is too old)
   10   invoice create --batch: some lines failed (their result lines say why)
-  11   pix decode / boleto decode: the code breaks a rule (each is named)
+  11   pix decode / boleto decode: the code breaks a rule (each is named);
+       pix verify / pix pay: the code breaks a rule, or is static (no location to verify)
+  12   pix verify / pix pay: the location's answer does not hold (signature, certificates,
+       jku, txid or amount not the code's…: each failed step is named)
+  13   pix verify / pix pay: the location (or its JWKS) could not be fetched: no answer,
+       an untrusted TLS certificate, or an HTTP status other than 200
+  14   pix verify / pix pay: all verified, but the charge is not open to payment
+       (CONCLUIDA: already paid; REMOVIDA_PELO_PSP: expired or canceled)
   130  cancelled (Ctrl-C)`;
 
 export class CliError extends Error {
