@@ -28,6 +28,10 @@ export const ClockSetRequest = z.object({
 
 const flag = () => z.boolean({ error: 'must be true or false' });
 
+/** What the pix location may do wrong, as a payer's bank must notice (contract, "Pix as the payer's bank sees it"). */
+export const PIX_LOCATION_FAULTS = ['expired_certificate', 'unknown_kid', 'foreign_jku', 'bad_signature', 'unavailable'] as const;
+export type PixLocationFault = (typeof PIX_LOCATION_FAULTS)[number];
+
 /** What PUT /sandbox/chaos takes: every member optional (absent: off), the whole rule replaced. */
 export const ChaosRequest = z.object({
   duplicate: flag().optional().describe('send each postback twice'),
@@ -37,6 +41,8 @@ export const ChaosRequest = z.object({
   drop_first: z.int({ error: 'must be a whole number' }).min(0, 'must be at least 0').max(MAX_CHAOS_DROP, `must be at most ${MAX_CHAOS_DROP}`).optional()
     .describe('fail the first N attempts of each event without sending them'),
   bad_signature: flag().optional().describe('sign with a wrong secret'),
+  pix_location: z.enum(PIX_LOCATION_FAULTS, { error: `must be one of ${PIX_LOCATION_FAULTS.join(', ')}, or null` }).nullish()
+    .describe("what the pix code's location does wrong, for a payer's bank to refuse: a JWS signed by an expired certificate, a kid not in the JWKS, a jku on another host, an altered signature, or a 503; null or absent: none"),
   invoice_id: z.union([z.string().trim().min(1, 'must not be empty').max(64), z.int().min(1)], { error: 'must be an integer id or a secureId (INV-…)' }).nullish()
     .describe("narrows the rule to one charge (its id or secureId); null or absent: every charge of the company"),
 });
@@ -48,6 +54,7 @@ export const ChaosRule = z.object({
   reorder: z.boolean(),
   drop_first: z.int(),
   bad_signature: z.boolean(),
+  pix_location: z.enum(PIX_LOCATION_FAULTS).nullable().describe("the pix location's fault; null: none"),
   invoice_id: z.string().nullable().describe('the secureId of the one charge the rule is narrowed to; null: every charge'),
   active: z.boolean().describe('whether any fault is on'),
 });

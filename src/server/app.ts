@@ -19,6 +19,11 @@ import { checkingInterval } from './limits.js';
 import { createRecordCache } from './invoices/record-cache.js';
 import { createDispatcher } from './postbacks/dispatcher.js';
 import { HANDLERS } from './routes.js';
+import { certificateHosts, hostName, listeningHost, scratchKeyFolder } from './pix-location/host.js';
+import { createSigner, type LocationSigner } from './pix-location/jws.js';
+import { locationKeys, type LocationKeys } from './pix-location/key-folder.js';
+import { LOCATION_PATH } from './pix-location/paths.js';
+import { registerPixLocation } from './pix-location/routes.js';
 import { frozenClock, SEEDED_START, seededSources, withEventIds } from './seeded.js';
 import type { Access, Store } from './store/port.js';
 
@@ -41,6 +46,10 @@ export interface AppOptions extends ServerSettings {
   seed?: Seed;
   /** where unexpected errors are reported (never to the client) */
   logError?: (error: unknown) => void;
+  /** the CA and leaf of the pix location, asked for on the first fetch (`serve`: beside its database); absent: a scratch folder's */
+  pixKeys?: () => Promise<LocationKeys>;
+  /** serve HTTPS with this key and certificate chain (PEM): `serve --tls`, the leaf of pixKeys */
+  https?: { key: string; cert: string };
 }
 
 function send(reply: FastifyReply, error: ApiError) {
@@ -94,6 +103,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   const logError = options.logError ?? ((error: unknown) => console.error(error));
   const { limits } = config;
   const app = Fastify({
+    ...(options.https && { https: options.https }),
     bodyLimit: limits.bodyBytes,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
@@ -127,7 +137,31 @@ export function createApp(options: AppOptions): FastifyInstance {
   // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
   app.register(async (api) => registerOperations(api, ctx, options.version, authenticate, config.rateLimit !== false));
   registerCheckout(app, ctx, logError);
+  registerLocation(app, ctx, options);
   return app;
+}
+
+/**
+ * The pix location on the app: codes name the listening address (known once bound, `--port 0`
+ * included) unless a public host or a location was given; keys load on the first fetch when not given.
+ */
+function registerLocation(app: FastifyInstance, ctx: ServerContext, options: AppOptions): void {
+  const config = ctx.config;
+  if (options.publicHost === undefined && options.pixLocation === undefined) {
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      config.pixLocation = `${listeningHost(typeof address === 'object' && address ? address.address : '', address)}${LOCATION_PATH}`;
+    });
+  }
+  const host = () => config.pixLocation.slice(0, -LOCATION_PATH.length);
+  let signer: Promise<LocationSigner> | undefined;
+  const keys = options.pixKeys ?? (() => locationKeys(scratchKeyFolder(), certificateHosts(hostName(host()))));
+  // a failed load (a folder that cannot be written) is tried again on the next fetch, not remembered
+  const load = () => keys().then(createSigner).catch((error: unknown) => {
+    signer = undefined;
+    throw error;
+  });
+  registerPixLocation(app, ctx, { host, signer: () => (signer ??= load()) });
 }
 
 /**

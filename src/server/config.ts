@@ -23,7 +23,11 @@ export interface RateLimit {
 export interface ServerConfig {
   /** how long a pix charge can be paid, in seconds */
   pixExpirySeconds: number;
-  /** host and path (no scheme) of the pix payload location written into dynamic BR Codes */
+  /**
+   * host[:port] and path (no scheme) of the pix location written into dynamic BR Codes: the server's
+   * own (see pix-location/), the listening address unless `publicHost` names another; this default
+   * stands only for an app that never listens
+   */
   pixLocation: string;
   /** days from today (São Paulo) to a new bank slip's due date */
   boletoDueDays: number;
@@ -45,7 +49,7 @@ export const POSTBACK_DEFAULTS: PostbackConfig = { attempts: 4, baseDelayMs: 100
 
 export const SERVER_DEFAULTS: ServerConfig = {
   pixExpirySeconds: 3600,
-  pixLocation: 'pix.pinvoice.local/qr/v2',
+  pixLocation: 'localhost/qr/v2',
   boletoDueDays: 3,
   boletoGraceDays: 2,
   rateLimit: false,
@@ -59,16 +63,19 @@ export const SERVER_DEFAULTS: ServerConfig = {
 export type ServerSettings = Partial<Omit<ServerConfig, 'postbacks' | 'limits'>> & {
   postbacks?: Partial<PostbackConfig> | false;
   limits?: Partial<Limits>;
+  /** host[:port] the codes' locations name (`serve --public-host`): a tunnel, a team's host */
+  publicHost?: string;
 };
 
 const defined = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 export function resolveConfig(settings: ServerSettings = {}): ServerConfig {
-  const { postbacks, limits, ...rest } = settings;
+  const { postbacks, limits, publicHost, ...rest } = settings;
   return {
     ...SERVER_DEFAULTS,
     ...defined(rest),
+    ...(publicHost && { pixLocation: `${publicHost}/qr/v2` }),
     postbacks: postbacks === false ? false : { ...POSTBACK_DEFAULTS, ...defined(postbacks ?? {}) },
     limits: { ...DEFAULT_LIMITS, ...defined(limits ?? {}) },
   };

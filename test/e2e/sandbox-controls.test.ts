@@ -248,7 +248,7 @@ describe('postback chaos, observed at a real receiver', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/bad signature\s*│ on/);
     const cleared = json((await box.cli(['sandbox', 'chaos', 'clear', '--json'])).stdout);
-    expect(cleared).toEqual({ duplicate: false, delay_ms: 0, reorder: false, drop_first: 0, bad_signature: false, invoice_id: null, active: false });
+    expect(cleared).toEqual({ duplicate: false, delay_ms: 0, reorder: false, drop_first: 0, bad_signature: false, pix_location: null, invoice_id: null, active: false });
     const receiver = await startReceiver();
     const charge = await box.create(validPix({ postback_url: receiver.url }));
     const [got] = await receiver.waitFor(1);

@@ -75,7 +75,7 @@ describe('postback chaos', () => {
     const charge = await create(server, validPix());
     const theirs = await create(server, validPix(), SECOND_TOKEN);
     const set = await request(server, 'PUT', '/api/v2/sandbox/chaos', { body: { reorder: true, invoice_id: charge.id } });
-    expect(set.body).toEqual({ duplicate: false, delay_ms: 0, reorder: true, drop_first: 0, bad_signature: false, invoice_id: charge.secureId, active: true });
+    expect(set.body).toEqual({ duplicate: false, delay_ms: 0, reorder: true, drop_first: 0, bad_signature: false, pix_location: null, invoice_id: charge.secureId, active: true });
     expect((await request(server, 'GET', '/api/v2/sandbox/chaos')).body).toEqual(set.body);
     expect((await request(server, 'GET', '/api/v2/sandbox/chaos', { token: SECOND_TOKEN })).body.active).toBe(false);
     const foreign = await request(server, 'PUT', '/api/v2/sandbox/chaos', { body: { duplicate: true, invoice_id: theirs.secureId } });

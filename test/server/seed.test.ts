@@ -9,7 +9,8 @@ import { request, startTestServer, validPix } from '../support/server.js';
 
 /** Charges of each method, one paid by the sandbox and one refunded in part: the token and every answer's body. */
 async function answers(options: Pick<ServeOptions, 'seed' | 'clock'>): Promise<string[]> {
-  const server = await startServer({ host: '127.0.0.1', port: 0, db: await engineDb(':memory:'), version: 'test', postbacks: false, ...options });
+  // the codes name the location's host and port: fixed, so that port 0 does not differ between runs
+  const server = await startServer({ host: '127.0.0.1', port: 0, db: await engineDb(':memory:'), version: 'test', postbacks: false, publicHost: 'sandbox.pinvoice.test', ...options });
   try {
     const token = server.seeded?.token ?? '';
     const out = [token];

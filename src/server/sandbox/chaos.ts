@@ -2,15 +2,15 @@
 // merchant can prove a handler idempotent, order-proof and strict about signatures. The rule lives on
 // the company; the dispatcher reads it at each delivery, so a change applies from the next attempt.
 import { createHmac } from 'node:crypto';
-import type { ChaosRequest, ChaosRule } from '../../api/sandbox.js';
+import type { ChaosRequest, ChaosRule, PixLocationFault } from '../../api/sandbox.js';
 import { ApiError } from '../errors.js';
 import type { ServerContext } from '../invoices/context.js';
 import type { ChaosSettings, Company } from '../store/port.js';
 
-const OFF: Omit<ChaosSettings, 'invoice'> = { duplicate: false, delay_ms: 0, reorder: false, drop_first: 0, bad_signature: false };
+const OFF: Required<Omit<ChaosSettings, 'invoice'>> = { duplicate: false, delay_ms: 0, reorder: false, drop_first: 0, bad_signature: false, pix_location: null };
 
 const isActive = (chaos: Omit<ChaosSettings, 'invoice'>) =>
-  chaos.duplicate || chaos.delay_ms > 0 || chaos.reorder || chaos.drop_first > 0 || chaos.bad_signature;
+  chaos.duplicate || chaos.delay_ms > 0 || chaos.reorder || chaos.drop_first > 0 || chaos.bad_signature || Boolean(chaos.pix_location);
 
 /** The company's rule as the API shows it (all off when none is set). */
 export function chaosRule(company: Pick<Company, 'chaos'>): ChaosRule {
@@ -24,6 +24,11 @@ export function chaosFor(company: Pick<Company, 'chaos'>, invoiceId: number): Ch
   const chaos = company.chaos;
   if (!chaos || !isActive(chaos)) return null;
   return chaos.invoice === null || chaos.invoice.id === invoiceId ? chaos : null;
+}
+
+/** The fault the location of this charge's code shows, or null. */
+export function pixLocationFault(company: Pick<Company, 'chaos'>, invoiceId: number): PixLocationFault | null {
+  return chaosFor(company, invoiceId)?.pix_location ?? null;
 }
 
 /** The secret a bad_signature delivery is signed with: derived from the real one, never equal to it. */
@@ -43,6 +48,7 @@ export async function putChaos(ctx: ServerContext, company: Company, request: Ch
     reorder: request.reorder ?? false,
     drop_first: request.drop_first ?? 0,
     bad_signature: request.bad_signature ?? false,
+    pix_location: request.pix_location ?? null,
     invoice,
   };
   await ctx.transaction((tx) => tx.companies.setChaos(company.id, chaos));
