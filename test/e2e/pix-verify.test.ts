@@ -79,6 +79,15 @@ describe('pix verify against a foreign PSP', () => {
     expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
+  it('--json of a signed answer that does not match the code: verified (the PSP signed it), not ok, the payload as fetched; a forged or mislabelled one is not verified', async () => {
+    const result = await verify([charge('altered_amount'), '--ca', psp.caFile, '--json']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, verified: true, payload: { valor: { original: '1.00' } } });
+    const forged = await verify([charge('bad_signature'), '--ca', psp.caFile, '--json']);
+    expect(JSON.parse(forged.stdout)).toMatchObject({ ok: false, verified: false, payload: { txid: TXID } });
+    const mislabelled = await verify([charge('x5t_mismatch'), '--ca', psp.caFile, '--json']);
+    expect(JSON.parse(mislabelled.stdout)).toMatchObject({ ok: false, verified: false });
+  });
+
   it('the checklist marks the failed step ✗ and the steps it kept from running ·', async () => {
     const result = await verify([charge('unknown_kid'), '--ca', psp.caFile]);
     expect(result.code).toBe(12);
