@@ -81,6 +81,9 @@ export function resolveConfig(settings: ServerSettings = {}): ServerConfig {
   };
 }
 
+/** `--public-host`'s longest: a BR Code's location holds 77 characters, the host then "/qr/v2/" and our 32-character txid. */
+export const MAX_PUBLIC_HOST = 77 - '/qr/v2/'.length - 32;
+
 /** Where the clock of a seeded server (`serve --seed`) stands unless told otherwise (`serve --clock`). */
 export const SEEDED_START = '2026-01-01T12:00:00.000Z';
 

@@ -11,6 +11,9 @@ import { seedStore, type CreatedCompany } from './seed.js';
 import { frozenClock, holdsCharges, SEEDED_START, seededSources } from './seeded.js';
 import { connectStore, type StoreOptions } from './store/index.js';
 import type { Store } from './store/port.js';
+import { certificateHosts, hostName, listeningHost, scratchKeyFolder } from './pix-location/host.js';
+import { locationKeys } from './pix-location/key-folder.js';
+import { LOCATION_PATH } from './pix-location/paths.js';
 
 export interface ServeOptions extends ServerSettings, StoreOptions {
   host: string;
@@ -24,6 +27,10 @@ export interface ServeOptions extends ServerSettings, StoreOptions {
   clock?: () => Date;
   /** a fixtures file's JSON (or text), loaded after seeding; checked before anything opens (FixturesError) */
   fixtures?: unknown;
+  /** where the pix location's CA and leaves are kept (`serve`: keyFolderFor its database; default: a scratch folder of the user's) */
+  keyFolder?: string;
+  /** serve HTTPS with a leaf of that CA (`--tls`) */
+  tls?: boolean;
 }
 
 export interface RunningServer {
@@ -46,7 +53,7 @@ const random = (n: number) => randomBytes(n);
 
 /** Binds the port, then seeds: a start that cannot listen creates no company whose token nobody sees. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const { host, port, db, token, version, durability, seed, fixtures: file, ...settings } = options;
+  const { host, port, db, token, version, durability, seed, fixtures: file, keyFolder = scratchKeyFolder(), tls, ...settings } = options;
   const clock = options.clock ?? (seed === undefined ? undefined : frozenClock(SEEDED_START));
   // a bad file is refused before the database is opened: nothing is written
   const fixtures = file === undefined ? undefined : readFixtures(file, (clock ?? (() => new Date()))());
@@ -65,11 +72,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (seed !== undefined && (await holdsCharges(store, now()))) {
       throw new SeedError('a seeded run starts from a database without charges, and this one holds some (their ids would repeat): use a new database file, or :memory:');
     }
-    app = createApp({ ...settings, store, version, seed, clock });
+    // the keys are read (or made) at start only for TLS; otherwise on the first fetch of a location
+    const hosts = certificateHosts(host, settings.publicHost && hostName(settings.publicHost));
+    const keys = tls ? await locationKeys(keyFolder, hosts) : undefined;
+    const pixKeys = keys ? async () => keys : () => locationKeys(keyFolder, hosts);
+    const https = keys && { key: keys.leaf.key, cert: keys.leaf.cert + keys.ca.cert };
+    app = createApp({ ...settings, store, version, seed, clock, pixKeys, ...(https && { https }) });
     await listen(app, host, port);
     const seeded = await seedStore(store, token, seed === undefined ? random : seededSources(seed).company, now());
-    const loaded = fixtures && (await loadFixtures({ store, settings, clock: now, seed }, fixtures));
-    return { ...running(app, store, host, seeded && !token ? seeded : undefined, stop), ...(loaded && { fixtures: loaded }) };
+    // the fixtures' charges name the same location as the API's: the public host, or the port now bound
+    const pixLocation = `${settings.publicHost ?? listeningHost(host, app.server.address())}${LOCATION_PATH}`;
+    const loaded = fixtures && (await loadFixtures({ store, settings: { ...settings, pixLocation }, clock: now, seed }, fixtures));
+    return { ...running(app, store, host, tls ? 'https' : 'http', seeded && !token ? seeded : undefined, stop), ...(loaded && { fixtures: loaded }) };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;
@@ -84,9 +98,9 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
   }
 }
 
-function running(app: FastifyInstance, store: Store, host: string, seeded: CreatedCompany | undefined, stop: () => Promise<void>): RunningServer {
+function running(app: FastifyInstance, store: Store, host: string, scheme: 'http' | 'https', seeded: CreatedCompany | undefined, stop: () => Promise<void>): RunningServer {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { app, store, url: `http://${shownHost}:${port}`, ...(seeded && { seeded }), close: stop };
+  return { app, store, url: `${scheme}://${shownHost}:${port}`, ...(seeded && { seeded }), close: stop };
 }

@@ -26,9 +26,15 @@ async function call(url: string, token: string, method: string, path: string, bo
 const jsonOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('{')));
 const idOf = (answer: string) => jsonOf(answer).data.id as number;
 
+/**
+ * The host the codes' locations name, fixed: with --port 0 alone each run would write its own port
+ * into the pix codes (docs/api.md, the location includes host and port).
+ */
+const PUBLIC_HOST = ['--public-host', 'sandbox.pinvoice.test'];
+
 /** A fixed sequence of requests on a new seeded server: every answer's text, and the token it printed. */
 async function session(args: string[]): Promise<string[]> {
-  const server = await serve(['--port', '0', ...args], tempHome());
+  const server = await serve(['--port', '0', ...PUBLIC_HOST, ...args], tempHome());
   try {
     await new Promise((resolve) => setTimeout(resolve, 100)); // the token is printed after the listening line
     const token = tokenOf(server);
@@ -105,7 +111,7 @@ describe('serve --seed', () => {
     try {
       const runs: string[][] = [];
       for (let i = 0; i < 2; i++) {
-        const server = await serve(['--port', '0', '--db', ':memory:', '--seed', '7', '--postback-base-delay', '60000'], tempHome());
+        const server = await serve(['--port', '0', ...PUBLIC_HOST, '--db', ':memory:', '--seed', '7', '--postback-base-delay', '60000'], tempHome());
         try {
           await new Promise((resolve) => setTimeout(resolve, 100));
           const token = tokenOf(server);

@@ -65,7 +65,7 @@ export async function serve(given: string[], env: Record<string, string | undefi
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
+      const match = /^listening on (https?:\/\/\S+)\n/.exec(stdout);
       if (!match?.[1]) return;
       clearTimeout(timer);
       resolve({

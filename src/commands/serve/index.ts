@@ -1,13 +1,23 @@
 // `pinvoice serve` and `pinvoice serve company add|list`: the local server, and its companies on the
 // database file. Each action imports its handler when it runs (the server's modules are heavy).
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
-import { DEFAULT_DURABILITY, POSTBACK_DEFAULTS, SEEDED_START, SERVER_DEFAULTS } from '../../server/config.js';
+import { DEFAULT_DURABILITY, MAX_PUBLIC_HOST, POSTBACK_DEFAULTS, SEEDED_START, SERVER_DEFAULTS } from '../../server/config.js';
 import { days, examples, isoTime, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
 
 /** `--seed`: a number or a word; the streams are keyed by its text ("42" and "042" are two seeds). */
 function seed(value: string): string {
   if (!/^[\w.-]{1,100}$/.test(value)) throw new InvalidArgumentError('must be a number or a word of letters, digits, ".", "_" and "-" (at most 100)');
   return value;
+}
+
+/** `--public-host`: a host name or address, an optional port; short enough that the code's location stays within 77 characters. */
+function publicHost(value: string): string {
+  const host = value.trim().toLowerCase();
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:\d{1,5})?$/.test(host)) throw new InvalidArgumentError('must be a host name or address, with an optional :port, no scheme or path (e.g. pix.example.test:8443)');
+  const port = /:(\d+)$/.exec(host.replace(/^\[[^\]]+\]/, ''))?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new InvalidArgumentError('has a port outside 1 to 65535');
+  if (host.length > MAX_PUBLIC_HOST) throw new InvalidArgumentError(`must be at most ${MAX_PUBLIC_HOST} characters: a pix code's location (host, /qr/v2/ and the txid) holds at most 77`);
+  return host;
 }
 
 const serveCommand = () =>
@@ -18,6 +28,8 @@ const serveCommand = () =>
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4010).argParser(port))
     .option('--db <path>', 'SQLite database file, or :memory: for a throwaway run (default: $PINVOICE_DB or pinvoice.db in the data directory)')
+    .option('--tls', 'serve HTTPS with a certificate from the local CA kept beside the database (see pinvoice serve ca): payers’ bank apps fetch pix locations over https only')
+    .addOption(new Option('--public-host <host[:port]>', 'the host (and port) the pix codes’ locations name, e.g. a tunnel’s or a team’s host; it is added to the certificate (default: the listening address and port, the real port with --port 0)').argParser(publicHost))
     .option('--token <value>', "fix the seeded company's access token, for CI (also PINVOICE_SERVE_TOKEN)")
     .addOption(new Option('--seed <value>', 'draw every id, token and code from this seed, the clock standing still (see --clock): the same requests give the same answers on every run; needs a database without charges').argParser(seed))
     .addOption(new Option('--clock <iso>', `the server’s clock stands still at this time, moved only by pinvoice sandbox clock advance|set (default: real time; with --seed, ${SEEDED_START.replace('.000Z', 'Z')})`).argParser(isoTime))
@@ -41,6 +53,7 @@ const serveCommand = () =>
       'pinvoice serve --db ./dev.db --port 8081   # a second server on the same file',
       'pinvoice serve --durability power          # answered charges survive a power cut',
       'pinvoice serve --rate-limit 50/s           # answer 429 like a busy gateway',
+      'pinvoice serve --tls --public-host localhost:8443 --port 8443   # pix locations as a bank fetches them',
     ));
 export type ServeFlags = FlagsOf<typeof serveCommand>;
 
@@ -103,6 +116,13 @@ const tokenRevokeCommand = () =>
     .addHelpText('after', examples('pinvoice serve token revoke alice --company 1'));
 export type TokenRevokeFlags = FlagsOf<typeof tokenRevokeCommand>;
 
+const caCommand = () =>
+  new Command('ca')
+    .description('print the path of the local CA certificate that signs serve --tls and the pix locations (made if absent), for NODE_EXTRA_CA_CERTS or --ca')
+    .option('--db <path>', 'SQLite database file (default: as for serve); its CA is kept beside it')
+    .addHelpText('after', examples('NODE_EXTRA_CA_CERTS="$(pinvoice serve ca)" node client.js', 'pinvoice serve ca --db ./dev.db'));
+export type CaFlags = FlagsOf<typeof caCommand>;
+
 export function serveGroup() {
   const serve = serveCommand().action(async (flags) => (await import('./serve.js')).serve(flags));
   // Made with .command(), not addCommand: it inherits enablePositionalOptions, so flags after `company` are its own
@@ -111,6 +131,7 @@ export function serveGroup() {
     .description("manage the local server's companies (works on the database file directly)")
     .addCommand(companyAddCommand().action(async (flags) => (await import('./company.js')).companyAdd(flags)))
     .addCommand(companyListCommand().action(async (flags) => (await import('./company.js')).companyList(flags)));
+  serve.addCommand(caCommand().action(async (flags) => (await import('./ca.js')).printCa(flags)));
   serve
     .command('token')
     .description("manage the local server's access tokens: one per person, some read-only (works on the database file directly)")

@@ -2,7 +2,8 @@
 // `listening on <url>`, printed once the port is bound; everything else is a message on stderr.
 import { createOutput, type Output } from '../../cli/output.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
-import { defaultDbPath } from '../../cli/paths.js';
+import { dataDir, defaultDbPath } from '../../cli/paths.js';
+import { keyFolderFor } from '../../server/pix-location/host.js';
 import { checkedDb } from './with-store.js';
 import { formatCnpj } from '../../domain/document.js';
 import { fixedSecretProblem } from '../../domain/secrets.js';
@@ -65,6 +66,9 @@ async function start(flags: ServeFlags, db: string, token: string | undefined): 
       rateLimit: flags.rateLimit ?? false,
       postbacks: { attempts: flags.postbackAttempts, baseDelayMs: flags.postbackBaseDelay, timeoutMs: flags.postbackTimeout },
       fixtures,
+      keyFolder: keyFolderFor(db, dataDir()),
+      tls: flags.tls ?? false,
+      publicHost: flags.publicHost,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);

@@ -3,10 +3,6 @@
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { LOCATION_PATH } from './paths.js';
-
-/** A BR Code's location is at most 77 characters: host, "/qr/v2/", and a txid of up to 32 (ours). */
-export const MAX_PUBLIC_HOST = 77 - `${LOCATION_PATH}/`.length - 32;
 
 /** Names a client on this machine may use, always in the certificate. */
 export const LOCAL_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
