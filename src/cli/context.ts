@@ -160,7 +160,7 @@ export function debugWriter(flags: { debug?: boolean }): ((line: string) => void
 }
 
 /** The client of the profile the flags choose; `options` adds to what that decides (a batch: 429s waited out, a keep-alive pool). */
-export async function connect(flags: CommonFlags, options: Pick<ClientOptions, 'waitOutRateLimit' | 'keepAlive' | 'timeoutMs'> = {}) {
+export async function connect(flags: CommonFlags, options: Pick<ClientOptions, 'waitOutRateLimit' | 'keepAlive' | 'timeoutMs' | 'ca'> = {}) {
   const [{ createClient }, { packageVersion }, { commandOf }] = await Promise.all([import('../client/index.js'), import('../version.js'), import('./operation-commands.js')]);
   const connection = await resolveConnection(flags);
   const debug = debugWriter(flags);

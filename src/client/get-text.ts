@@ -32,6 +32,8 @@ export interface TextRequest {
   timeoutMs: number;
   /** over one pool of keep-alive connections (per protocol), not one connection per request */
   keepAlive?: boolean;
+  /** the certificate authorities an https server's certificate must chain to (default: Node's) */
+  ca?: string[] | undefined;
 }
 
 /** The pools of keep-alive connections; Node unrefs idle ones, so they never hold the process. */
@@ -50,7 +52,7 @@ function timeoutError(): Error {
 }
 
 /** The answer, or undefined when fetch's handling is needed; rejects as node:http does (its error codes). */
-export async function requestText(url: string, { method, headers, body, timeoutMs, keepAlive }: TextRequest): Promise<TextResponse | undefined> {
+export async function requestText(url: string, { method, headers, body, timeoutMs, keepAlive, ca }: TextRequest): Promise<TextResponse | undefined> {
   const target = new URL(url);
   if (target.username || target.password) return undefined;
   const client = target.protocol === 'https:' ? (await import('node:https')).default : http;
@@ -59,9 +61,10 @@ export async function requestText(url: string, { method, headers, body, timeoutM
     try {
       // agent: false, one connection per request: nothing is kept open to hold the process after the answer
       // (a batch's many requests share a pool, whose idle connections do not hold it either)
-      const agent = keepAlive ? pool(target.protocol, client) : false;
+      // (a pool's TLS options are its own: a request with its own CAs goes on a connection of its own)
+      const agent = keepAlive && !ca ? pool(target.protocol, client) : false;
       const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
-      request = client.request(target, { method, headers: { ...headers, ...length }, agent }, (response) => {
+      request = client.request(target, { method, headers: { ...headers, ...length }, agent, ...(ca && { ca }) }, (response) => {
         clearTimeout(timer);
         const encoding = response.headers['content-encoding'];
         const status = response.statusCode ?? 0;

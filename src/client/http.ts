@@ -24,6 +24,12 @@ export interface HttpOptions {
   waitOutRateLimit?: (ms: number) => Promise<void>;
   /** retry-safe writes too over node:http, on one pool of keep-alive connections (many requests in one process) */
   keepAlive?: boolean;
+  /**
+   * The certificate authorities the server's certificate must chain to, instead of Node's (`pix pay
+   * --ca`: a `serve --tls` whose CA is given for the run): every request then goes over node:https,
+   * writes included (each retry-safe: it carries its Idempotency-Key).
+   */
+  ca?: string[] | undefined;
 }
 
 export interface HttpRequest {
@@ -160,8 +166,8 @@ export function createHttp(options: HttpOptions) {
   async function exchange(request: HttpRequest, url: string, headers: Record<string, string>, timeoutMs: number): Promise<TextResponse> {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     // (a write given back to ofetch after node:http, for an answer it handles, is sent again: only a retry-safe one may be)
-    const direct = request.method === 'GET' || (options.keepAlive === true && request.retrySafe);
-    const read = direct ? await requestText(url, { method: request.method, headers, body, timeoutMs, keepAlive: options.keepAlive }) : undefined;
+    const direct = request.method === 'GET' || ((options.keepAlive === true || options.ca !== undefined) && request.retrySafe);
+    const read = direct ? await requestText(url, { method: request.method, headers, body, timeoutMs, keepAlive: options.keepAlive, ca: options.ca }) : undefined;
     if (read) return read;
     const { ofetch } = await import('ofetch');
     const response = await ofetch.raw<string, 'text'>(url, {

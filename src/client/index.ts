@@ -30,6 +30,8 @@ export interface ClientOptions {
   keepAlive?: boolean;
   /** how messages name an operation (the CLI: the command that calls it); default: the specification's name */
   nameOperation?: (id: OperationId) => string;
+  /** certificate authorities to trust instead of Node's (see HttpOptions) */
+  ca?: string[] | undefined;
 }
 
 /** What a create answered: the answer as received, its `data` (or itself), and the charge read from that. */
@@ -107,6 +109,7 @@ export function createClient(options: ClientOptions) {
     userAgent: `pinvoice/${options.version ?? 'dev'}`,
     waitOutRateLimit: options.waitOutRateLimit,
     keepAlive: options.keepAlive,
+    ca: options.ca,
   };
   const send = createHttp(httpOptions);
   const nameOf = (id: OperationId) => options.nameOperation?.(id) ?? OPERATIONS[id].name;
