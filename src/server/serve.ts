@@ -74,8 +74,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     // the keys are read (or made) at start only for TLS; otherwise on the first fetch of a location
     const hosts = certificateHosts(host, settings.publicHost && hostName(settings.publicHost));
-    const keys = tls ? await locationKeys(keyFolder, hosts) : undefined;
-    const pixKeys = keys ? async () => keys : () => locationKeys(keyFolder, hosts);
+    const vault = store.keyVault; // PostgreSQL: in the database the nodes share; SQLite: in the folder
+    const keys = tls ? await locationKeys(keyFolder, hosts, vault) : undefined;
+    const pixKeys = keys ? async () => keys : () => locationKeys(keyFolder, hosts, vault);
     const https = keys && { key: keys.leaf.key, cert: keys.leaf.cert + keys.ca.cert };
     app = createApp({ ...settings, store, version, seed, clock, pixKeys, ...(https && { https }) });
     await listen(app, host, port);

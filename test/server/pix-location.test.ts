@@ -2,10 +2,14 @@
 // host, the JWS verifies with jose from the JWKS alone, its payload is the charge's, and each
 // pix_location chaos fault shows as a bank would see it.
 import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePixCode as parsePix } from '../../src/domain/pix.js';
 import { create, sandbox } from '../support/charges.js';
+import { folderVault, locationKeys } from '../../src/server/pix-location/key-folder.js';
 import { request, sql, startTestServer, validPix, type TestServer } from '../support/server.js';
 
 interface Fetched { status: number; type: string | null; text: string; headers: Headers }
@@ -127,5 +131,35 @@ describe('the pix location', () => {
       expect(down.headers.get('retry-after')).toBe('30');
       expect((await get(locationOf(other.pix.qrCode))).status).toBe(200);
     });
+  });
+});
+
+describe('the key vault', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('makes one CA for servers starting together (PostgreSQL: in the database; SQLite: an owner-only folder), and renews a leaf past its time under the same CA', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pinvoice-vault-'));
+    const vault = server.store.keyVault ?? folderVault(folder);
+    const hosts = ['localhost', '127.0.0.1', '::1'];
+    const [one, two] = await Promise.all([locationKeys(folder, hosts, vault), locationKeys(folder, hosts, vault)]);
+    expect(two.ca.cert).toBe(one.ca.cert);
+    expect(two.leaf.cert).toBe(one.leaf.cert);
+    expect(statSync(one.caPath).mode & 0o777).toBe(0o600);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    if (server.store.engine === 'postgres') {
+      expect(readdirSync(folder)).toEqual(['ca.crt']);
+      expect((await sql<{ name: string }>(server, 'SELECT name FROM pix_keys ORDER BY name')).map((r) => r.name)).toEqual(['ca', expect.stringMatching(/^leaf-/)]);
+    } else {
+      for (const file of readdirSync(folder)) expect(statSync(join(folder, file)).mode & 0o777, file).toBe(0o600);
+    }
+    const later = await locationKeys(folder, hosts, vault, new Date(Date.now() + 400 * 86_400_000));
+    expect(later.ca.cert).toBe(one.ca.cert);
+    expect(later.leaf.cert).not.toBe(one.leaf.cert);
+    const wider = await locationKeys(folder, [...hosts, 'pix.example.test'], vault);
+    expect(new X509Certificate(wider.leaf.cert).checkHost('pix.example.test')).toBe('pix.example.test');
   });
 });

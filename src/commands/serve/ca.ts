@@ -6,12 +6,15 @@ import { dataDir, defaultDbPath } from '../../cli/paths.js';
 import { keyFolderFor } from '../../server/pix-location/host.js';
 import { caCertificatePath } from '../../server/pix-location/key-folder.js';
 import type { CaFlags } from './index.js';
-import { checkedDb } from './with-store.js';
+import { isPostgresUrl } from '../../server/store/location.js';
+import { checkedDb, withStore } from './with-store.js';
 
-/** The key folder of --db; a folder that cannot be written is said in the user's terms. */
+/** The CA of --db (PostgreSQL's is in the database); a folder that cannot be written is said in the user's terms. */
 export async function caPathFor(db: string | undefined): Promise<string> {
-  const folder = keyFolderFor(checkedDb(db ?? defaultDbPath()), dataDir());
+  const location = checkedDb(db ?? defaultDbPath());
+  const folder = keyFolderFor(location, dataDir());
   try {
+    if (isPostgresUrl(location)) return await withStore(location, (store) => caCertificatePath(folder, store.keyVault));
     return await caCertificatePath(folder);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,5 +1,6 @@
 // Where the pix location is: the host (and port) written into the codes, and the host names its
 // certificate must name.
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -34,10 +35,17 @@ export function certificateHosts(...hosts: (string | undefined)[]): string[] {
 
 /**
  * The key folder of a database: beside a SQLite file (`pinvoice.db` → `pinvoice.db.pix-keys/`), so a
- * copy of the file with its folder keeps its CA; in the data folder for :memory: and PostgreSQL.
+ * copy of the file with its folder keeps its CA; in the data folder for :memory:. PostgreSQL keeps
+ * the keys in the database: its folder (one per server and database, named by a hash of the URL
+ * without its password) holds only the CA certificate for clients.
  */
 export function keyFolderFor(db: string, dataDir: string): string {
-  if (db === ':memory:' || /^postgres(ql)?:\/\//i.test(db)) return join(dataDir, 'pix-keys');
+  if (db === ':memory:') return join(dataDir, 'pix-keys');
+  if (/^postgres(ql)?:\/\//i.test(db)) {
+    const url = new URL(db);
+    url.password = '';
+    return join(dataDir, 'pix-keys', `postgres-${createHash('sha256').update(url.href).digest('hex').slice(0, 16)}`);
+  }
   return join(dirname(db), `${basename(db)}.pix-keys`);
 }
 

@@ -441,7 +441,27 @@ export interface Store extends Reads {
    * tell cheaply (then nothing read is kept: see invoices/record-cache.ts).
    */
   readonly changeMark?: () => number;
+  /**
+   * Where the pix location's CA and leaves are kept when the engine keeps them itself (PostgreSQL:
+   * nodes on several machines share one CA); absent: a key folder on this machine (SQLite).
+   */
+  readonly keyVault?: KeyVault;
   close(): Promise<void>;
+}
+
+/** A certificate and its private key, PEM. */
+export interface StoredKeyPair {
+  cert: string;
+  key: string;
+}
+
+/** Named key pairs, each written once: of two writers, the first wins and both read its pair. */
+export interface KeyVault {
+  read(name: string): Promise<StoredKeyPair | undefined>;
+  /** stores the pair unless the name holds one; answers what the name holds */
+  createOnce(name: string, pair: StoredKeyPair): Promise<StoredKeyPair>;
+  /** puts `fresh` in place of the pair whose certificate is `oldCert`, unless another writer already replaced it; answers what the name holds */
+  replace(name: string, oldCert: string, fresh: StoredKeyPair): Promise<StoredKeyPair>;
 }
 
 /**

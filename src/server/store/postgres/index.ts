@@ -4,6 +4,7 @@
 // advisory lock; a NOTIFY after a commit that changed when an event is due wakes every node's dispatcher.
 import pg from 'pg';
 import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.js';
+import { createPgKeyVault } from './key-vault.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { watchEvents } from '../watch-events.js';
 import { createPgRepos } from './repos.js';
@@ -99,6 +100,7 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     location: url,
     hearsOtherProcesses: true,
     pool,
+    keyVault: createPgKeyVault(pool),
     ...reads,
     async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
       const client = await pool.connect();

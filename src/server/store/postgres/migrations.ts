@@ -199,4 +199,15 @@ export const PG_MIGRATIONS: readonly string[] = [
   DROP INDEX invoices_pix_txid;
   CREATE INDEX invoices_pix_txid ON invoices(pix_txid) WHERE pix_txid IS NOT NULL;
   `,
+  // 7: the pix location's CA and leaves, kept in the database the nodes share (a SQLite server keeps
+  // them in a folder beside its file): every node signs with the same CA, and a leaf of the same
+  // hosts is the same on every node. Rows are written once (ON CONFLICT DO NOTHING, then read back).
+  `
+  CREATE TABLE pix_keys (
+    name TEXT PRIMARY KEY,
+    cert TEXT NOT NULL,
+    private_key TEXT NOT NULL,
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  );
+  `,
 ];
