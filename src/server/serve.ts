@@ -12,7 +12,7 @@ import { frozenClock, holdsCharges, SEEDED_START, seededSources } from './seeded
 import { connectStore, type StoreOptions } from './store/index.js';
 import type { Store } from './store/port.js';
 import { certificateHosts, hostName, listeningHost, scratchKeyFolder } from './pix-location/host.js';
-import { locationKeys } from './pix-location/key-folder.js';
+import { locationKeys, type LocationKeys } from './pix-location/key-folder.js';
 import { LOCATION_PATH } from './pix-location/paths.js';
 
 export interface ServeOptions extends ServerSettings, StoreOptions {
@@ -46,6 +46,20 @@ export interface RunningServer {
 
 export class ListenError extends Error {}
 
+/** The pix location's keys cannot be kept (a folder that cannot be written): the message names it. */
+export class KeyFolderError extends Error {}
+
+/** Reads (or makes) the keys, a folder that cannot be written said as such rather than as a bare errno. */
+async function keysIn(folder: string, hosts: readonly string[], vault: Store['keyVault']): Promise<LocationKeys> {
+  try {
+    return await locationKeys(folder, hosts, vault);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new KeyFolderError(`cannot keep the pix location's keys in ${folder} (${code}): choose a --db in a folder you can write, or PINVOICE_DATA_DIR for :memory:`);
+  }
+}
+
 /** A seed given for a database that already holds charges: the run would repeat (and collide with) their ids. */
 export class SeedError extends Error {}
 
@@ -75,8 +89,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // the keys are read (or made) at start only for TLS; otherwise on the first fetch of a location
     const hosts = certificateHosts(host, settings.publicHost && hostName(settings.publicHost));
     const vault = store.keyVault; // PostgreSQL: in the database the nodes share; SQLite: in the folder
-    const keys = tls ? await locationKeys(keyFolder, hosts, vault) : undefined;
-    const pixKeys = keys ? async () => keys : () => locationKeys(keyFolder, hosts, vault);
+    const keys = tls ? await keysIn(keyFolder, hosts, vault) : undefined;
+    const pixKeys = keys ? async () => keys : () => keysIn(keyFolder, hosts, vault);
     const https = keys && { key: keys.leaf.key, cert: keys.leaf.cert + keys.ca.cert };
     app = createApp({ ...settings, store, version, seed, clock, pixKeys, ...(https && { https }) });
     await listen(app, host, port);

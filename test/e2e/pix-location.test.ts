@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locationTxid } from '../../src/domain/pix.js';
 import { run, serve, tempHome, type ServeProcess } from '../support/cli.js';
-import { engineArgs } from '../support/engine.js';
+import { ENGINE, engineArgs } from '../support/engine.js';
 import { validPix } from '../support/server.js';
 
 const TOKEN = 'pinv_test_pix_location_e2e_token_0001';
@@ -105,5 +105,17 @@ describe('serve --public-host', () => {
     const refused = await run(['serve', '--port', '0', '--db', ':memory:', '--public-host', 'https://pix.example.test'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--public-host.*must be a host name or address/);
+  });
+});
+
+describe('a key folder that cannot be written', () => {
+  it.skipIf(ENGINE !== 'sqlite')('is said naming the folder, by serve ca and serve --tls (exit 1), never as a stack', async () => {
+    const env = { ...tempHome(), PINVOICE_DATA_DIR: '/dev/null/pinvoice' };
+    const ca = await run(['serve', 'ca', '--db', ':memory:'], { env });
+    expect([ca.code, ca.stderr]).toEqual([1, expect.stringMatching(/^pinvoice: cannot keep the local CA in \/dev\/null\/pinvoice\/pix-keys \(ENOTDIR\)/)]);
+    const tls = await run(['serve', '--tls', '--port', '0', '--db', ':memory:'], { env });
+    expect(tls.code).toBe(1);
+    expect(tls.stderr).toMatch(/^pinvoice: cannot keep the pix location's keys in \/dev\/null\/pinvoice\/pix-keys \(ENOTDIR\)/);
+    expect(tls.stdout).toBe('');
   });
 });

@@ -10,7 +10,7 @@ import { fixedSecretProblem } from '../../domain/secrets.js';
 import { checkWritablePath } from '../../base/env-file.js';
 import { frozenClock } from '../../server/seeded.js';
 import { FixturesError } from '../../server/fixtures.js';
-import { ListenError, SeedError, startServer, type RunningServer } from '../../server/serve.js';
+import { KeyFolderError, ListenError, SeedError, startServer, type RunningServer } from '../../server/serve.js';
 import { DatabaseOpenError } from '../../server/store/port.js';
 import { packageVersion } from '../../version.js';
 import type { ServeFlags } from './index.js';
@@ -72,7 +72,7 @@ async function start(flags: ServeFlags, db: string, token: string | undefined): 
     });
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);
-    if (error instanceof DatabaseOpenError) throw new CliError(error.message, EXIT.unexpected);
+    if (error instanceof DatabaseOpenError || error instanceof KeyFolderError) throw new CliError(error.message, EXIT.unexpected);
     if (error instanceof SeedError) throw usageError(`--seed ${flags.seed}: ${error.message}`);
     if (error instanceof FixturesError) throw fixturesRefused(flags.fixtures ?? '', error.details);
     throw error;
