@@ -76,6 +76,24 @@ describe('the pix location', () => {
     }
   });
 
+  it('says REMOVIDA_PELO_PSP for a pending charge past its expiry that the sweep has not reached yet', async () => {
+    let now = Date.parse('2026-03-10T12:00:00Z');
+    const clocked = await startTestServer({ pixExpirySeconds: 600, expiryCheckMs: 0, clock: () => new Date(now) });
+    try {
+      const charge = await create(clocked, validPix());
+      const at = async () => {
+        const response = await fetch(`${clocked.url}${locationOf(charge.pix.qrCode)}`);
+        return JSON.parse(Buffer.from(String((await response.text()).split('.')[1]), 'base64url').toString()).status;
+      };
+      now += 599_000;
+      expect(await at()).toBe('ATIVA');
+      now += 1000;
+      expect(await at()).toBe('REMOVIDA_PELO_PSP');
+    } finally {
+      await clocked.close();
+    }
+  });
+
   it('answers 404 for a txid no charge has, and 400 for a codMun that is not one', async () => {
     const missing = await get('/qr/v2/ABCDEFGHIJKLMNOPQRSTUVWXYZ012345');
     expect(missing.status).toBe(404);

@@ -39,7 +39,8 @@ export function pixChargePayload(invoice: Invoice, company: Pick<Company, 'cnpj'
     valor: { original: centsToDecimal(invoice.amount) },
     // a dynamic code carries no key; the receiving account's key is the company's CNPJ
     chave: company.cnpj,
-    status: pixChargeStatus(invoice.status),
+    // past its expiry, though the sweep has not come by yet: no longer payable, as a GET of it would say
+    status: invoice.status === 'pending' && invoice.expires_at !== null && Date.parse(invoice.expires_at) <= presentedAt.getTime() ? 'REMOVIDA_PELO_PSP' : pixChargeStatus(invoice.status),
     solicitacaoPagador: cut(`${company.fantasy_name}: ${invoice.secure_id}`, 140),
     infoAdicionais: invoice.items.slice(0, 50).map((item) => ({
       nome: cut(item.title, 50),
