@@ -14,8 +14,17 @@ import { join } from 'node:path';
 export interface TestPostgres {
   /** postgres://… of the cluster's maintenance database */
   url: string;
-  /** the postmaster's process id (its backends are its children) */
+  /** the postmaster's process id (its backends are its children; a new one after restart()) */
   pid: number;
+  /** the cluster's own folder (its data folder is `data` in it) */
+  dir: string;
+  /** stops the server, keeping the cluster: `pg_ctl stop -m mode` (what an outage or a maintenance restart does) */
+  halt(mode: 'immediate' | 'fast'): void;
+  /** starts it again after halt(), on the same port */
+  restart(): void;
+  /** runs a program of the server's (psql, pg_ctl…) as the cluster's user; its stdout */
+  run(program: string, args: string[]): string;
+  /** stops the server and removes the cluster */
   stop(): void;
 }
 
@@ -40,10 +49,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs a PostgreSQL program as `user` (root cannot run PostgreSQL) or as ourselves. */
-function runAs(user: string | undefined, program: string, args: string[]): void {
+/** Runs a PostgreSQL program as `user` (root cannot run PostgreSQL) or as ourselves; its stdout. */
+function runAs(user: string | undefined, program: string, args: string[]): string {
   const [command, all] = user ? ['runuser', ['-u', user, '--', program, ...args]] : [program, args];
-  execFileSync(command, all, { stdio: 'pipe' });
+  return execFileSync(command, all, { stdio: 'pipe', encoding: 'utf8' });
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
@@ -62,14 +71,28 @@ export async function startPostgres(): Promise<TestPostgres> {
       rmSync(dir, { recursive: true, force: true });
     }
   };
+  const start = () =>
+    runAs(user, join(bin, 'pg_ctl'), ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+  // postmaster.pid: its first line is the postmaster's process id
+  const postmaster = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   try {
     runAs(user, join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    runAs(user, join(bin, 'pg_ctl'), ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start']);
+    start();
   } catch (error) {
     stop();
     throw error;
   }
-  // postmaster.pid: its first line is the postmaster's process id
-  const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, pid, stop };
+  const cluster: TestPostgres = {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pid: postmaster(),
+    dir,
+    halt: (mode) => void runAs(user, join(bin, 'pg_ctl'), ['-D', data, '-w', '-m', mode, 'stop']),
+    restart() {
+      start();
+      cluster.pid = postmaster();
+    },
+    run: (program, args) => runAs(user, program.includes('/') ? program : join(bin, program), args),
+    stop,
+  };
+  return cluster;
 }

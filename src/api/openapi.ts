@@ -31,7 +31,8 @@ const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
   422: ['validation_failed', 'The request breaks the rules; `details` lists every field at fault with its JSON path.'],
   429: ['rate_limited', 'Too many requests; see Retry-After.'],
   500: ['internal', 'Unexpected server error.'],
-  503: ['server_busy', 'The server holds too many unfinished request bodies; retry shortly.'],
+  503: ['server_busy', 'Unavailable for now; see Retry-After where it is given: the server holds too many unfinished request bodies (server_busy), its database does not answer (store_unavailable), a large database file is being checked after start (store_checking, changes only), or the database file is damaged and the server only reads (store_damaged, changes only).'],
+  507: ['insufficient_storage', 'The disk holding the database is full: nothing was saved; changes work again once space is freed.'],
 };
 
 function components(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, Json> {
@@ -72,12 +73,14 @@ function responses(op: Operation): Json {
     ? { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) }
     : { description: 'Success.', ...(op.body && { headers: IGNORED_FIELDS_HEADERS }), content: jsonContent(refTo(op.response)) };
   const out: Json = { 200: success };
-  // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy (503);
-  // one with a token can meet `serve --rate-limit` (429).
-  for (const status of new Set([400, ...op.errors, ...(op.auth === 'bearer' ? [429] : []), 500, 503])) {
+  // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy or a
+  // database away (503); one with a token can meet `serve --rate-limit` (429), one that writes a full disk (507).
+  const writes = 'writes' in op && op.writes;
+  for (const status of new Set([400, ...op.errors, ...(op.auth === 'bearer' ? [429] : []), 500, 503, ...(writes ? [507] : [])])) {
     const [, description] = STATUS_TEXT[status] ?? ['internal', 'Error.'];
+    const retryAfter = { 'Retry-After': { description: 'seconds to wait before sending again', schema: { type: 'integer' } } };
     const headers = status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } }
-      : status === 429 ? { 'Retry-After': { description: 'seconds to wait before sending again', schema: { type: 'integer' } } } : undefined;
+      : status === 429 || status === 503 || status === 507 ? retryAfter : undefined;
     out[status] = { description, ...(headers && { headers }), content: jsonContent(refTo(S.ErrorBody)) };
   }
   return out;

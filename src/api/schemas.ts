@@ -371,6 +371,10 @@ export const ERROR_CODES = [
   'rate_limited',
   'server_busy',
   'internal',
+  'store_unavailable',
+  'insufficient_storage',
+  'store_checking',
+  'store_damaged',
 ] as const;
 
 export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
@@ -380,7 +384,13 @@ export const ErrorBody = z.object({
   details: z.array(ErrorDetail).optional(),
 });
 
-export const Health = z.object({ status: z.literal('ok'), version: z.string() });
+export const Health = z.object({
+  status: z.enum(['ok', 'degraded']).describe('degraded: the database is unreachable, full, damaged or being checked (see reason); the server still answers'),
+  version: z.string(),
+  code: z.enum(['store_unavailable', 'insufficient_storage', 'store_checking', 'store_damaged']).optional().describe('while degraded: the error code requests get'),
+  reason: z.string().optional().describe('while degraded: what is wrong, in words'),
+  since: z.string().optional().describe('while degraded: since when (ISO 8601)'),
+});
 
 export type Method = z.infer<typeof Method>;
 export type Status = z.infer<typeof Status>;

@@ -23,7 +23,9 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_CODE_HELP = `Exit codes:
   0    success (also when a reader such as \`| head\` closes the pipe early: pinvoice stops quietly)
-  1    unexpected error; a configuration file that cannot be used (\`pinvoice login\` repairs it)
+  1    unexpected error; a configuration file that cannot be used (\`pinvoice login\` repairs it);
+       serve: a database that cannot be opened (a damaged SQLite file, a PostgreSQL that
+       does not answer within --db-timeout)
   2    usage or validation error (a flag, an argument, a payload field, text that is not UTF-8;
        login over another company's token without --force; an empty --batch;
        serve: a --fixtures file that is not valid, --seed on a database holding charges,

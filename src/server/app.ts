@@ -9,7 +9,8 @@ import { createAuthenticator, type Authenticator } from './auth.js';
 import { registerCheckout } from './checkout/routes.js';
 import { installBodyRules } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
-import { ApiError, forbidden, frameworkError } from './errors.js';
+import { ApiError, forbidden, frameworkError, storeFaultError } from './errors.js';
+import { healthLine, StoreFault } from './store/faults.js';
 import { checkKey, IDEMPOTENCY_WINDOW_MS, oncePerKey } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { expireAllDue } from './sandbox/clock.js';
@@ -46,6 +47,8 @@ export interface AppOptions extends ServerSettings {
   seed?: Seed;
   /** where unexpected errors are reported (never to the client) */
   logError?: (error: unknown) => void;
+  /** where the store's changes of health are told, a line each (default: stderr) */
+  logLine?: (line: string) => void;
   /** the CA and leaf of the pix location, asked for on the first fetch (`serve`: beside its database); absent: a scratch folder's */
   pixKeys?: () => Promise<LocationKeys>;
   /** serve HTTPS with this key and certificate chain (PEM): `serve --tls`, the leaf of pixKeys */
@@ -75,12 +78,27 @@ function every(app: FastifyInstance, everyMs: number, task: () => Promise<unknow
   app.addHook('onClose', async () => clearInterval(timer));
 }
 
-/** Delivers postbacks while the app runs. */
+/** Delivers postbacks while the app runs; paused while the store is at fault, at once again when it is back. */
 function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: string, logError: (error: unknown) => void, jitter?: () => number): void {
   if (ctx.config.postbacks === false) return;
   const dispatcher = createDispatcher({ ...ctx.config.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${version}`, random: jitter });
-  app.addHook('onReady', async () => dispatcher.start());
-  app.addHook('onClose', async () => dispatcher.stop());
+  let off = () => undefined as void;
+  app.addHook('onReady', async () => {
+    dispatcher.start();
+    off = ctx.store.onHealthChange((health) => health.status === 'ok' && dispatcher.resume());
+  });
+  app.addHook('onClose', async () => {
+    off();
+    await dispatcher.stop();
+  });
+}
+
+/** Tells the store's changes of health, a line each; the faults themselves are told there, not per request. */
+function reportHealth(app: FastifyInstance, store: Store, logLine: (line: string) => void): void {
+  const off = store.onHealthChange((health, before) => logLine(healthLine(health, before)));
+  const now = store.health(); // a fault from before the app (a large file being checked)
+  if (now.status !== 'ok') logLine(healthLine(now, { status: 'ok' }));
+  app.addHook('onClose', async () => off());
 }
 
 export function createApp(options: AppOptions): FastifyInstance {
@@ -100,7 +118,9 @@ export function createApp(options: AppOptions): FastifyInstance {
     companyChanged: (companyId) => authenticate.forgetCompany(companyId),
     ...(store.changeMark && { records: createRecordCache(store.changeMark) }),
   };
-  const logError = options.logError ?? ((error: unknown) => console.error(error));
+  // a fault of the store is told once, by reportHealth, not by each task or request that meets it
+  const logged = options.logError ?? ((error: unknown) => console.error(error));
+  const logError = (error: unknown) => error instanceof StoreFault || logged(error);
   const { limits } = config;
   const app = Fastify({
     ...(options.https && { https: options.https }),
@@ -120,6 +140,7 @@ export function createApp(options: AppOptions): FastifyInstance {
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof ApiError) return send(reply, error);
+    if ((error as unknown) instanceof StoreFault) return send(reply, storeFaultError(error as unknown as StoreFault));
     const mapped = frameworkError(error, limits);
     if (mapped) return send(reply, mapped);
     logError(error);
@@ -130,6 +151,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   );
 
   // The app owns every timer: postbacks, expiry, and forgetting idempotency keys past their window.
+  reportHealth(app, store, options.logLine ?? ((line) => console.error(line)));
   startDispatcher(app, ctx, options.version, logError, seeded?.jitter);
   every(app, config.expiryCheckMs, () => expireAllDue(ctx), logError);
   every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);

@@ -2,6 +2,7 @@
 import type { FastifyError } from 'fastify';
 import type { ErrorCode, ErrorDetail } from '../api/schemas.js';
 import { bytes, type Limits } from './limits.js';
+import { FAULT_STATUS, type StoreFault } from './store/faults.js';
 
 export class ApiError extends Error {
   constructor(
@@ -58,3 +59,7 @@ export function frameworkError(error: FastifyError, limits: Limits): ApiError | 
   }
   return undefined;
 }
+
+/** The store at fault (unreachable, full, damaged, being checked): 503 or 507, with Retry-After when waiting helps. */
+export const storeFaultError = (fault: StoreFault) =>
+  new ApiError(FAULT_STATUS[fault.code], fault.code, fault.message, undefined, fault.retryAfter === undefined ? {} : { 'Retry-After': String(fault.retryAfter) });

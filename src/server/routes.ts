@@ -150,7 +150,9 @@ export const HANDLERS: Record<OperationId, Handler> = {
     if (openApiCache?.version !== version) openApiCache = { version, doc: buildOpenApi(version) };
     return { status: 200, body: openApiCache.doc };
   },
-  async health({ version }) {
-    return { status: 200, body: { status: 'ok', version } };
+  async health({ ctx, version }) {
+    // 200 either way: the process answers, and a load balancer keeps sending requests, which get the fault's own answer
+    const health = ctx.store.health();
+    return { status: 200, body: health.status === 'ok' ? { status: 'ok', version } : { status: 'degraded', version, code: health.code, reason: health.reason, since: health.since } };
   },
 };

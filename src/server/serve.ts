@@ -67,7 +67,7 @@ const random = (n: number) => randomBytes(n);
 
 /** Binds the port, then seeds: a start that cannot listen creates no company whose token nobody sees. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const { host, port, db, token, version, durability, seed, fixtures: file, keyFolder = scratchKeyFolder(), tls, ...settings } = options;
+  const { host, port, db, token, version, durability, connectTimeoutMs, checkBeforeBytes, seed, fixtures: file, keyFolder = scratchKeyFolder(), tls, ...settings } = options;
   const clock = options.clock ?? (seed === undefined ? undefined : frozenClock(SEEDED_START));
   // a bad file is refused before the database is opened: nothing is written
   const fixtures = file === undefined ? undefined : readFixtures(file, (clock ?? (() => new Date()))());
@@ -81,7 +81,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   };
   try {
-    store = await connectStore(db, { durability });
+    store = await connectStore(db, { durability, connectTimeoutMs, checkBeforeBytes });
     const now = clock ?? (() => new Date());
     if (seed !== undefined && (await holdsCharges(store, now()))) {
       throw new SeedError('a seeded run starts from a database without charges, and this one holds some (their ids would repeat): use a new database file, or :memory:');

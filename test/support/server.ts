@@ -49,7 +49,7 @@ export async function startTestServer(options: Partial<Omit<AppOptions, 'store'>
   const token = options.token ?? 'pinv_test_first_company_token';
   if (!first) await addCompany(store, { token }, (n) => randomBytes(n), new Date());
   // Postbacks are delivered only where a test asks for it (the default charges name merchant.example.com).
-  const app = createApp({ version: 'test', logError: () => undefined, postbacks: false, ...options, store });
+  const app = createApp({ version: 'test', logError: () => undefined, logLine: () => undefined, postbacks: false, ...options, store });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

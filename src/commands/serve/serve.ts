@@ -60,6 +60,7 @@ async function start(flags: ServeFlags, db: string, token: string | undefined): 
       clock: flags.clock === undefined ? undefined : frozenClock(flags.clock),
       version: packageVersion(),
       durability: flags.durability,
+      connectTimeoutMs: flags.dbTimeout * 1000,
       pixExpirySeconds: flags.pixExpiry,
       boletoDueDays: flags.boletoDueDays,
       boletoGraceDays: flags.boletoGraceDays,

@@ -249,6 +249,10 @@ export function createDispatcher(options: DispatcherOptions) {
       unsubscribe = store.onEventsRecorded(() => schedule(0));
       schedule(0);
     },
+    /** Looks at the queue now: the store is back after a fault, and what fell due meanwhile goes at once. */
+    resume(): void {
+      schedule(0);
+    },
     /** Stops: nothing new is sent, requests in flight are cut off and stay pending. */
     async stop(): Promise<void> {
       running = false;

@@ -2,16 +2,17 @@
 import { isPostgresUrl, locationProblem } from './location.js';
 import { DatabaseOpenError, type Store } from './port.js';
 import type { OpenOptions } from './sqlite/database.js';
+import type { PgOptions } from './postgres/index.js';
 import { openSqliteStore, type SqliteStore } from './sqlite/index.js';
 
 export type { Store, Writes, Reads } from './port.js';
-export type StoreOptions = OpenOptions;
+export type StoreOptions = OpenOptions & PgOptions;
 
 /** The store a --db names: PostgreSQL for a postgres:// URL, SQLite otherwise. */
 export async function connectStore(location: string, options: StoreOptions = {}): Promise<Store> {
   const problem = locationProblem(location);
   if (problem) throw new DatabaseOpenError(`--db ${location} ${problem}`);
-  if (isPostgresUrl(location)) return (await import('./postgres/index.js')).openPostgresStore(location);
+  if (isPostgresUrl(location)) return (await import('./postgres/index.js')).openPostgresStore(location, options);
   return openSqliteStore(location, options);
 }
 

@@ -13,6 +13,7 @@ import type { EventType } from '../../api/postbacks.js';
 import type { PixLocationFault } from '../../api/sandbox.js';
 import type { FeeSchedule } from '../../domain/fees.js';
 import type { Method, Status } from '../../domain/status.js';
+import type { StoreHealth } from './faults.js';
 
 export type FeeSchedules = Record<Method, FeeSchedule>;
 
@@ -446,6 +447,10 @@ export interface Store extends Reads {
    * nodes on several machines share one CA); absent: a key folder on this machine (SQLite).
    */
   readonly keyVault?: KeyVault;
+  /** ok, or what is wrong with the database now: unreachable, full, damaged, being checked (faults.ts) */
+  health(): StoreHealth;
+  /** Calls listener when the health changes (the one before it second); returns the unsubscribe. */
+  onHealthChange(listener: (health: StoreHealth, before: StoreHealth) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -2,16 +2,26 @@
 // a pool; each transaction on a client of its own (BEGIN … COMMIT), so nodes and requests run side
 // by side and the store's compare-and-sets and unique keys keep them apart; migrations under an
 // advisory lock; a NOTIFY after a commit that changed when an event is due wakes every node's dispatcher.
+//
+// A database that goes away (a restart, a failover, a silent network) is a StoreFault, never an
+// unhandled 'error' event: calls fail at once with 503 store_unavailable while a probe looks every
+// half second whether it is back; every statement and connection has a time limit.
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { createHealthTracker, StoreFault } from '../faults.js';
 import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.js';
+import { isConnectionLoss, maskedUrl, pgFault } from './faults.js';
 import { createPgKeyVault } from './key-vault.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { watchEvents } from '../watch-events.js';
-import { createPgRepos } from './repos.js';
+import { createPgRepos, type Queryable } from './repos.js';
 
 const CHANNEL = 'pinvoice_events';
 /** any fixed number: the key of the advisory lock migrations take */
 const MIGRATION_LOCK = 0x70696e76;
+
+const commitUnknown = (where: string) =>
+  new StoreFault('store_unavailable', `The connection to the database ${where} was lost while committing: the change may or may not have been saved. Retry with the same Idempotency-Key: it never makes a change twice.`, 1);
 
 export interface PostgresStore extends Store {
   readonly engine: 'postgres';
@@ -24,64 +34,139 @@ const types = {
     oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
 };
 
-async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+/** How long a node waits for PostgreSQL while it runs: a connection, then any one statement. */
+const RUNTIME_CONNECT_MS = 3000;
+const QUERY_TIMEOUT_MS = 4000;
+/** While the database is away: how often a node looks whether it is back. */
+const PROBE_EVERY_MS = 500;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+export interface PgOptions {
+  /** at start: how long to wait for the database to answer (`--db-timeout`) */
+  connectTimeoutMs?: number;
+}
+
+/** A statement with a time limit of its own (node-postgres reads query_timeout from it; its types do not list it). */
+const timed = (text: string, ms: number, values?: unknown[]) => ({ text, values, query_timeout: ms }) as pg.QueryConfig;
+
+/** The database did not answer within the start's timeout: named, with the flag that sets it. */
+const silent = (url: string, ms: number) =>
+  new DatabaseOpenError(`cannot open database ${maskedUrl(url)}: it did not answer within ${ms / 1000} s (--db-timeout)`);
+
+/** Brings the schema up to date on a connection of its own, under the advisory lock, every statement but the lock's wait bounded by `ms`. */
+async function migrate(url: string, ms: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: ms, keepAlive: true });
+  client.on('error', () => undefined); // a connection lost here fails the statement under way, which says so
+  const started = performance.now();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS pinvoice_schema (version INTEGER NOT NULL)');
-    const current = Number((await client.query('SELECT version FROM pinvoice_schema')).rows[0]?.version ?? 0);
+    await client.connect();
+  } catch (error) {
+    // node-postgres ends a connection that did not answer in time with a message of its own
+    if (performance.now() - started >= ms - 5) throw silent(url, ms);
+    throw error;
+  }
+  const query = (text: string, values?: unknown[]) => client.query(timed(text, ms, values));
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]); // another node migrating: wait for it
+    await query('CREATE TABLE IF NOT EXISTS pinvoice_schema (version INTEGER NOT NULL)');
+    const current = Number((await query('SELECT version FROM pinvoice_schema')).rows[0]?.version ?? 0);
     if (current > PG_MIGRATIONS.length) {
       throw new DatabaseOpenError(`the database was written by a newer pinvoice (schema ${current}, this one knows ${PG_MIGRATIONS.length})`);
     }
     if (current < PG_MIGRATIONS.length) {
-      await client.query('BEGIN');
+      await query('BEGIN');
       for (let version = current; version < PG_MIGRATIONS.length; version++) await client.query(PG_MIGRATIONS[version] ?? '');
-      await client.query('DELETE FROM pinvoice_schema');
-      await client.query('INSERT INTO pinvoice_schema (version) VALUES ($1)', [PG_MIGRATIONS.length]);
-      await client.query('COMMIT');
+      await query('DELETE FROM pinvoice_schema');
+      await query('INSERT INTO pinvoice_schema (version) VALUES ($1)', [PG_MIGRATIONS.length]);
+      await query('COMMIT');
     }
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await query('ROLLBACK').catch(() => undefined);
+    if ((error as Error).message === 'Query read timeout') throw silent(url, ms);
     throw error;
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-    client.release();
+    await query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.end().catch(() => undefined);
   }
 }
 
-export async function openPostgresStore(url: string): Promise<PostgresStore> {
-  const pool = new pg.Pool({ connectionString: url, types, max: 10 });
-  pool.on('error', () => undefined); // an idle client that dies is replaced; the next query says what is wrong
+export async function openPostgresStore(url: string, options: PgOptions = {}): Promise<PostgresStore> {
+  const where = maskedUrl(url);
   try {
-    await migrate(pool);
+    await migrate(url, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
   } catch (error) {
-    await pool.end().catch(() => undefined);
     if (error instanceof DatabaseOpenError) throw error;
-    throw new DatabaseOpenError(`cannot open database ${url.replace(/\/\/[^@/]*@/, '//…@')}: ${(error as Error).message}`);
+    throw new DatabaseOpenError(`cannot open database ${where}: ${(error as Error).message}`);
   }
-  const reads: Reads = createPgRepos(pool);
+  const pool = new pg.Pool({ connectionString: url, types, max: 10, connectionTimeoutMillis: RUNTIME_CONNECT_MS, query_timeout: QUERY_TIMEOUT_MS, keepAlive: true });
+  const health = createHealthTracker();
+  let closed = false;
+  /** set while the database is away: every call fails at once with it, until a probe gets an answer */
+  let away: StoreFault | undefined;
+  let probeTimer: NodeJS.Timeout | undefined;
+
+  function probe(delay: number): void {
+    if (closed || probeTimer) return;
+    probeTimer = setTimeout(() => {
+      pool.query(timed('SELECT 1', RUNTIME_CONNECT_MS)).then(
+        () => {
+          probeTimer = undefined;
+          away = undefined;
+          health.recovered();
+          relisten(0);
+        },
+        () => {
+          probeTimer = undefined;
+          probe(PROBE_EVERY_MS);
+        },
+      );
+    }, delay);
+    probeTimer.unref();
+  }
+  /** What an error means for the store (its health, a probe for a lost database) and the error the caller gets. */
+  const fail = (error: unknown): unknown => {
+    const fault = pgFault(error, where);
+    if (!fault) return error;
+    if (isConnectionLoss(error)) {
+      away ??= fault;
+      probe(0);
+    }
+    health.fault(fault);
+    return fault;
+  };
+  const gate = () => {
+    if (away) throw away;
+  };
+  // Every client the pool makes gets a listener: a connection lost while checked out must not end the
+  // process (an 'error' event nobody listens to does); the pool's own covers idle ones.
+  pool.on('connect', (client) => client.on('error', fail));
+  pool.on('error', fail);
+  const guarded: Queryable = {
+    query: ((config: pg.QueryConfig) => {
+      if (away) return Promise.reject(away);
+      return pool.query(config).then(undefined, (error: unknown) => Promise.reject(fail(error)));
+    }) as Queryable['query'],
+  };
+  const reads: Reads = createPgRepos(guarded);
   const listeners = new Set<() => void>();
   const changeListeners = new Set<() => void>();
   const wake = () => listeners.forEach((fn) => fn());
   let listener: pg.PoolClient | undefined;
   let listening: Promise<void> | undefined;
-  let closed = false;
+  let relistenTimer: NodeJS.Timeout | undefined;
 
-  // One connection LISTENs for the whole process. When it is lost, it is taken again after a second,
-  // and the dispatchers look at the queue once, for whatever was announced in between.
+  // One connection LISTENs for the whole process. When it is lost, it is taken again (every second
+  // until the database answers), and the dispatchers look at the queue once, for whatever was announced in between.
   function listen(): Promise<void> {
     listening ??= (async () => {
+      gate();
       const client = await pool.connect();
       const lost = () => {
         if (listener !== client) return;
         listener = undefined;
         listening = undefined;
         client.release(true);
-        if (closed) return;
-        setTimeout(() => {
-          if (closed || listeners.size === 0) return;
-          void listen().then(wake, () => undefined);
-        }, 1000).unref();
+        relisten(1000);
       };
       client.on('notification', wake);
       client.on('error', lost);
@@ -94,18 +179,29 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     });
     return listening;
   }
+  function relisten(delay: number): void {
+    if (closed || listeners.size === 0 || relistenTimer) return;
+    relistenTimer = setTimeout(() => {
+      relistenTimer = undefined;
+      void listen().then(wake, () => relisten(1000));
+    }, delay);
+    relistenTimer.unref();
+  }
 
   return {
     engine: 'postgres',
     location: url,
     hearsOtherProcesses: true,
     pool,
-    keyVault: createPgKeyVault(pool),
+    keyVault: createPgKeyVault(guarded),
     ...reads,
     async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      gate();
+      const client = await pool.connect().catch((error: unknown) => Promise.reject(fail(error)));
       let recorded = false;
       let changed = false;
+      let committing = false;
+      let broken = false;
       const last: string[] = [];
       const tx = watchEvents(createPgRepos(client, last), () => (recorded = true), () => (changed = true));
       try {
@@ -114,30 +210,38 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
         // the statements kept for the end, the NOTIFY and the COMMIT: one round trip (simple protocol)
         if (recorded) last.push(`NOTIFY ${CHANNEL}`);
         last.push('COMMIT');
+        committing = true;
         await client.query(last.join('; '));
+        if (!away) health.committed();
         if (changed) changeListeners.forEach((listener) => listener());
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        const said = fail(error);
+        broken = isConnectionLoss(error);
+        if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+        // the connection died with the COMMIT on its way: whether it was applied cannot be known
+        if (broken && committing) throw commitUnknown(where);
+        throw said;
       } finally {
-        client.release();
+        client.release(broken || undefined);
       }
     },
+    health: () => health.get(),
+    onHealthChange: (listener) => health.onChange(listener),
     onChargesChanged(fn) {
       changeListeners.add(fn);
       return () => void changeListeners.delete(fn);
     },
     onEventsRecorded(fn) {
       listeners.add(fn);
-      void listen().catch(() => {
-        // no LISTEN connection now: try again in a second, meanwhile the dispatcher's own timer runs
-        setTimeout(() => void (!closed && listeners.has(fn) && listen().then(wake, () => undefined)), 1000).unref();
-      });
+      // no LISTEN connection now: tried again every second, meanwhile the dispatcher's own timer runs
+      void listen().catch(() => relisten(1000));
       return () => void listeners.delete(fn);
     },
     async close() {
       closed = true;
+      clearTimeout(probeTimer);
+      clearTimeout(relistenTimer);
       const client = listener;
       listener = undefined;
       client?.release();

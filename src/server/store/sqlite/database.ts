@@ -4,6 +4,8 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { DEFAULT_DURABILITY } from '../../config.js';
 import { DatabaseOpenError, type Durability } from '../port.js';
+import { CHECK_BEFORE_START_BYTES, firstProblem } from './check.js';
+import { recoverAdvice } from './faults.js';
 import { MIGRATIONS } from './migrations.js';
 
 export { DatabaseOpenError };
@@ -61,13 +63,22 @@ const READER_CACHE_KIB = 8192;
 
 export interface OpenOptions {
   durability?: Durability;
+  /** a file larger than this is checked for damage after start, in a worker (default 256 MiB) */
+  checkBeforeBytes?: number;
 }
 
-export function openDatabase(path: string, options: OpenOptions = {}): { db: Db; created: boolean } {
+export interface Opened {
+  db: Db;
+  created: boolean;
+  /** the file is large and was not checked yet: the store checks it now, and writes wait */
+  unchecked: boolean;
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Opened {
   // New files (the database, its -wal and -shm, the folder) are created for their owner alone.
   const previousMask = process.umask(0o077);
   try {
-    return openWithPragmas(path, options.durability ?? DEFAULT_DURABILITY);
+    return openWithPragmas(path, options.durability ?? DEFAULT_DURABILITY, options.checkBeforeBytes ?? CHECK_BEFORE_START_BYTES);
   } finally {
     process.umask(previousMask);
   }
@@ -81,14 +92,41 @@ export function openReader(path: string): Db {
   return db;
 }
 
-function openWithPragmas(path: string, durability: Durability): { db: Db; created: boolean } {
+/** The message for a file quick_check finds damaged: nothing is written to it. */
+export const damagedMessage = (path: string, problem: string) =>
+  `${path} is damaged (SQLite's quick_check: ${problem}); it was not opened, and nothing was written to it: ${recoverAdvice(path)}`;
+
+/**
+ * Checks an existing file on a read-only connection, before anything could write to it: a damaged
+ * file is refused. A file over `checkBeforeBytes` whose schema is current is left for the store to
+ * check after start ('deferred'); one that needs migrating is checked now, before it is changed.
+ */
+function checkExisting(path: string, checkBeforeBytes: number): 'checked' | 'deferred' {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const large = statSync(path).size > checkBeforeBytes;
+    if (large && db.pragma('user_version', { simple: true }) === MIGRATIONS.length) return 'deferred';
+    const problem = firstProblem(db);
+    if (problem !== undefined) throw new DatabaseOpenError(damagedMessage(path, problem));
+    return 'checked';
+  } finally {
+    db.close();
+  }
+}
+
+function openWithPragmas(path: string, durability: Durability, checkBeforeBytes: number): Opened {
   const isFile = path !== MEMORY;
   const created = !isFile || !existsSync(path);
   let db: Db | undefined;
+  let unchecked = false;
   try {
     if (isFile) {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       makeOwnerOnly(path);
+      // an empty file (made by hand, or by a start that stopped at once) is a new database; a folder is SQLite's to refuse
+      const stat = created ? undefined : statSync(path);
+      if (stat?.isFile() && stat.size > 0) unchecked = checkExisting(path, checkBeforeBytes) === 'deferred';
     }
     db = new Database(path);
     if (isFile && created) chmodSync(path, 0o600);
@@ -100,9 +138,10 @@ function openWithPragmas(path: string, durability: Durability): { db: Db; create
     whileBusy(() => {
       opened.pragma('journal_mode = WAL');
       opened.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
-      migrate(opened);
+      // an unchecked file's schema is current (checkExisting): nothing is written before its check
+      if (!unchecked) migrate(opened);
     });
-    return { db, created };
+    return { db, created, unchecked };
   } catch (error) {
     if (db?.open) db.close();
     if (error instanceof DatabaseOpenError) throw error;

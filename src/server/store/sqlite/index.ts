@@ -2,8 +2,15 @@
 // (BEGIN IMMEDIATE: other processes on the file wait for the lock, so a read-then-write inside is
 // safe), those that queue up meanwhile sharing one commit; and, for a file, a read-only connection for
 // everything outside a transaction, which in WAL mode reads the last commit without waiting for any writer.
+//
+// Faults (a full disk, an I/O error, a damaged file) become StoreFaults and the store's health; a
+// damaged file turns the store read-only: its writer connection is closed while the reader is open,
+// so that nothing (not even the closing checkpoint) writes to the file again.
 import type { Reads, Store, Writes } from '../port.js';
+import { createHealthTracker, guardRepos, StoreFault } from '../faults.js';
+import { checkInWorker, type BackgroundCheck } from './check.js';
 import { MEMORY, openDatabase, openReader, type Db, type OpenOptions } from './database.js';
+import { damagedFault, sqliteFault } from './faults.js';
 import { watchEvents } from '../watch-events.js';
 import { createRepos } from './repos.js';
 
@@ -29,7 +36,16 @@ interface Task {
  * COMMIT, each in its own savepoint (one that fails rolls back alone). Nobody is answered before the
  * COMMIT that holds their work: grouping saves the commit's cost, never its durability.
  */
-function createWriter(db: Db, tx: Writes, committed: () => void) {
+interface WriterHooks {
+  committed: () => void;
+  /** an engine error as the store answers it (a StoreFault where it is one) */
+  fail: (error: unknown) => unknown;
+  /** a StoreFault while writes are refused (a damaged file, a check under way), else undefined */
+  refused: () => StoreFault | undefined;
+}
+
+function createWriter(db: Db, tx: Writes, hooks: WriterHooks) {
+  const { committed, fail, refused } = hooks;
   const queue: Task[] = [];
   let draining = false;
   // prepared once: parsing BEGIN or SAVEPOINT text on every transaction showed in the profile
@@ -65,15 +81,18 @@ function createWriter(db: Db, tx: Writes, committed: () => void) {
           release();
           done.push({ task: current, ok: true, value });
         } catch (error) {
+          // SQLite rolls a whole transaction back on its own after some errors (a full disk, an I/O error)
+          if (!db.inTransaction) throw error;
           rollbackTo();
           release();
-          done.push({ task: current, ok: false, value: error });
+          done.push({ task: current, ok: false, value: fail(error) });
         }
         current = undefined;
       }
       commit();
-    } catch (error) {
+    } catch (raw) {
       // The engine itself failed (the file, the lock, a full disk): nothing of this group was written.
+      const error = fail(raw);
       try {
         if (db.inTransaction) rollback();
       } catch {
@@ -93,7 +112,9 @@ function createWriter(db: Db, tx: Writes, committed: () => void) {
     try {
       while (queue.length > 0) {
         const head = queue[0] as Task;
-        if (head.write) await runGroup();
+        const refusal = head.write ? refused() : undefined;
+        if (refusal) queue.shift()?.reject(refusal);
+        else if (head.write) await runGroup();
         else {
           queue.shift();
           await head.run(tx).then(head.resolve, head.reject);
@@ -121,9 +142,30 @@ function queuedReads(reads: Reads, enqueue: (run: () => Promise<unknown>) => Pro
 }
 
 export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}): SqliteStore {
-  const { db } = openDatabase(path, options);
+  const { db, unchecked } = openDatabase(path, options);
   const reader = path === MEMORY ? undefined : openReader(path);
   const writes: Writes = createRepos(db);
+  const health = createHealthTracker();
+  let damaged: StoreFault | undefined;
+  let checking: BackgroundCheck | undefined;
+
+  /** A damaged file: writes are refused from now on, and the writer is closed (not the in-memory one, which also reads). */
+  const turnReadOnly = (fault: StoreFault) => {
+    damaged ??= fault;
+    health.fault(damaged);
+    if (reader && db.open && !db.inTransaction) db.close();
+  };
+  // what the engine's errors mean to the store's health; the StoreFault the caller gets
+  const fail = (error: unknown): unknown => {
+    const fault = sqliteFault(error, path);
+    if (!fault) return error;
+    if (fault.code === 'store_damaged') turnReadOnly(fault);
+    // a busy lock is another process's doing, and says nothing about the database
+    else if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) health.fault(fault);
+    return fault;
+  };
+  const checkingFault = () =>
+    new StoreFault('store_checking', `The database ${path} is large and is being checked for damage after start (SQLite's quick_check): changes wait until the check is done; reads work.`, 2);
   const listeners = new Set<() => void>();
 
   const changeListeners = new Set<() => void>();
@@ -132,8 +174,9 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
   let recorded = false;
   let changed = false;
   const watched = watchEvents(writes, () => (recorded = true), () => (changed = true));
-  const enqueue = createWriter(db, watched, () => {
+  const committed = () => {
     mark = undefined;
+    health.committed();
     if (changed) {
       changed = false;
       for (const listener of changeListeners) listener();
@@ -141,9 +184,41 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     if (!recorded) return;
     recorded = false;
     for (const listener of listeners) listener();
+  };
+  const enqueue = createWriter(db, watched, {
+    committed,
+    fail,
+    refused: () => {
+      if (damaged) {
+        if (reader && db.open) db.close(); // nothing runs on it now
+        return damaged;
+      }
+      return checking ? checkingFault() : undefined;
+    },
   });
   // A read on the writer connection must not see a transaction's uncommitted work: it waits for its turn.
-  const reads: Reads = reader ? createRepos(reader) : queuedReads(writes, (run) => enqueue(run, false));
+  const reads: Reads = guardRepos(reader ? createRepos(reader) : queuedReads(writes, (run) => enqueue(run, false)), fail);
+  if (unchecked) checkLater();
+
+  /** A large file: checked in a worker while the server answers; writes wait for it. */
+  function checkLater(): void {
+    const check = checkInWorker(path);
+    checking = check;
+    health.fault(checkingFault());
+    check.result.then(
+      (problem) => {
+        if (checking !== check) return;
+        checking = undefined;
+        if (problem === undefined) health.recovered();
+        else turnReadOnly(damagedFault(path, `(SQLite's quick_check: ${problem})`));
+      },
+      (error: unknown) => {
+        if (checking !== check) return;
+        checking = undefined;
+        health.fault(new StoreFault('store_unavailable', `The check of the database ${path} for damage could not run (${(error as Error).message}); changes go on unchecked.`));
+      },
+    );
+  }
   // SQLite's data_version, read on the reader connection, changes with every commit of any other
   // connection: the writer's, or another process's on the same file. (In memory there is no reader.)
   const dataVersion = reader?.prepare<[], number>('PRAGMA data_version').pluck();
@@ -177,8 +252,15 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
       changeListeners.add(listener);
       return () => void changeListeners.delete(listener);
     },
+    health: () => health.get(),
+    onHealthChange: (listener) => health.onChange(listener),
     async close() {
+      const check = checking;
+      checking = undefined;
+      await check?.stop();
       await enqueue(async () => undefined, false);
+      // a damaged file: the writer goes first, while the reader's open connection keeps it from checkpointing into the file
+      if (damaged && db.open) db.close();
       reader?.close();
       if (db.open) db.close();
     },

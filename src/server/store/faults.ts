@@ -1,0 +1,114 @@
+// When the store itself fails (the database unreachable, a full disk, a damaged file): one typed error,
+// StoreFault, that each engine makes of its own errors and the app answers at one place (503 or 507,
+// never a stack trace); and the store's health, which a fault changes and the store's recovery restores.
+
+/** What is wrong with the store, as the API's error code says it. */
+export type FaultCode =
+  /** the database cannot be reached or read now (PostgreSQL restarting, an I/O error): retry */
+  | 'store_unavailable'
+  /** the disk holding the database is full: writes fail until space is freed */
+  | 'insufficient_storage'
+  /** a large SQLite file is being checked after start: writes wait for the check */
+  | 'store_checking'
+  /** the database file is damaged: the server only reads, and never writes to it */
+  | 'store_damaged';
+
+export class StoreFault extends Error {
+  constructor(
+    readonly code: FaultCode,
+    message: string,
+    /** seconds a client should wait before trying again (absent: trying again will not help) */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+export type StoreHealth =
+  | { status: 'ok' }
+  | { status: 'degraded'; code: FaultCode; reason: string; since: string };
+
+export interface HealthTracker {
+  get(): StoreHealth;
+  /** the store is at fault (a line is told once per change of code or reason, not per request) */
+  fault(fault: StoreFault): void;
+  /** the store works again */
+  recovered(): void;
+  /** a write was committed: a full disk or an I/O error is over (not a damaged file, nor a check under way) */
+  committed(): void;
+  /** called with each change, the one before it second; returns the unsubscribe */
+  onChange(listener: (health: StoreHealth, before: StoreHealth) => void): () => void;
+}
+
+const OK: StoreHealth = { status: 'ok' };
+
+export function createHealthTracker(clock: () => Date = () => new Date()): HealthTracker {
+  let health: StoreHealth = OK;
+  const listeners = new Set<(health: StoreHealth, before: StoreHealth) => void>();
+  const set = (next: StoreHealth) => {
+    const before = health;
+    health = next;
+    for (const listener of listeners) listener(next, before);
+  };
+  return {
+    get: () => health,
+    fault(fault) {
+      if (health.status === 'degraded' && health.code === fault.code) return;
+      set({ status: 'degraded', code: fault.code, reason: fault.message, since: clock().toISOString() });
+    },
+    recovered() {
+      if (health.status !== 'ok') set(OK);
+    },
+    committed() {
+      if (health.status === 'degraded' && (health.code === 'insufficient_storage' || health.code === 'store_unavailable')) set(OK);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+/** The answer each fault is given, as HTTP says it. */
+export const FAULT_STATUS: Record<FaultCode, number> = { store_unavailable: 503, insufficient_storage: 507, store_checking: 503, store_damaged: 503 };
+
+const MEANWHILE: Record<FaultCode, string> = {
+  store_unavailable: 'requests are answered 503 store_unavailable (with Retry-After) until it answers again',
+  insufficient_storage: 'changes are answered 507 insufficient_storage until a change can be saved again',
+  store_checking: 'changes are answered 503 store_checking until the check is done',
+  store_damaged: 'changes are answered 503 store_damaged',
+};
+
+/** The line an operator reads when the store's health changes (serve's stderr). */
+export function healthLine(health: StoreHealth, before: StoreHealth): string {
+  if (health.status === 'degraded') return `store: ${health.reason} Meanwhile ${MEANWHILE[health.code]}.`;
+  const since = before.status === 'degraded' ? Date.now() - Date.parse(before.since) : 0;
+  const after = since > 0 ? ` after ${(since / 1000).toFixed(1)} s` : '';
+  const code = before.status === 'degraded' ? before.code : undefined;
+  const what = code === 'store_checking' ? 'the check found no damage' : code === 'insufficient_storage' ? 'changes are saved again' : 'the database answers again';
+  return `store: ${what}${after}: serving as usual`;
+}
+
+/**
+ * Wraps each method of each repository so that an engine error becomes the StoreFault it means
+ * (`translate` answers undefined for errors that are not faults, which pass unchanged), and a call
+ * made while the store is known to be down fails at once (`gate`).
+ */
+export function guardRepos<T extends object>(repos: T, translate: (error: unknown) => unknown, gate?: () => void): T {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, repo] of Object.entries(repos)) {
+    const methods: Record<string, unknown> = {};
+    for (const [method, fn] of Object.entries(repo as Record<string, (...args: unknown[]) => Promise<unknown>>)) {
+      methods[method] = (...args: unknown[]) => {
+        try {
+          gate?.();
+          return fn(...args).catch((error: unknown) => Promise.reject(translate(error)));
+        } catch (error) {
+          return Promise.reject(translate(error));
+        }
+      };
+    }
+    guarded[name] = methods;
+  }
+  return guarded as T;
+}
