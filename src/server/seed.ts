@@ -87,12 +87,32 @@ export function addCompany(store: Store, options: NewCompany, random: (n: number
  * fixed token: make sure it opens the first company. One transaction, so processes starting together
  * on a new file seed it once.
  */
-export function seedStore(store: Store, token: string | undefined, random: (n: number) => Uint8Array, now: Date): Promise<CreatedCompany | undefined> {
+export async function seedStore(store: Store, token: string | undefined, random: (n: number) => Uint8Array, now: Date): Promise<CreatedCompany | undefined> {
+  // Read first: a start with nothing to add writes nothing (a large file being checked refuses writes meanwhile).
+  const [known] = await store.companies.list();
+  if (known && (!token || (await store.companies.hasToken(token)))) return undefined;
+  await writable(store);
   return store.transaction(async (tx) => {
     await tx.lock('pinvoice:seed');
     const [first] = await tx.companies.list();
     if (!first) return insertCompany(tx, { token }, random, now);
     if (token && !(await tx.companies.hasToken(token))) await tx.companies.addToken(first.id, token, now.toISOString());
     return undefined;
+  });
+}
+
+/** Waits while the store checks a large file (writes are refused until the check is done). */
+function writable(store: Store): Promise<void> {
+  const checking = () => {
+    const health = store.health();
+    return health.status === 'degraded' && health.code === 'store_checking';
+  };
+  if (!checking()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const off = store.onHealthChange(() => {
+      if (checking()) return;
+      off();
+      resolve();
+    });
   });
 }

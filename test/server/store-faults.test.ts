@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addCompany } from '../../src/server/seed.js';
+import { startServer } from '../../src/server/serve.js';
 import { openStore, type SqliteStore } from '../../src/server/store/index.js';
 import { openPostgresStore } from '../../src/server/store/postgres/index.js';
 import type { StoreHealth } from '../../src/server/store/faults.js';
@@ -79,6 +80,25 @@ describe.skipIf(ENGINE !== 'sqlite')('a large SQLite file, checked after start',
     await until(async () => (await healthOf()).status === 'ok');
     expect((await create()).status).toBe(200);
     expect(lines).toEqual([expect.stringMatching(/^store: The database .+ is being checked/), expect.stringMatching(/^store: the check found no damage after \d+\.\d s: serving as usual$/)]);
+  });
+
+  it('serve listens at once on it, and a token to add waits for the check instead of failing the start', async () => {
+    const path = await databaseFile(40);
+    const quiet = { host: '127.0.0.1', port: 0, db: path, version: 'test', postbacks: false as const, checkBeforeBytes: 1024 * 1024 };
+    const first = await startServer(quiet);
+    try {
+      const answer = await fetch(`${first.url}/health`);
+      expect((await answer.json()) as unknown).toMatchObject({ status: 'degraded', code: 'store_checking' });
+    } finally {
+      await first.close();
+    }
+    const second = await startServer({ ...quiet, token: 'pinv_test_added_while_checking' });
+    try {
+      expect(second.store.health()).toEqual({ status: 'ok' });
+      expect(await second.store.companies.hasToken('pinv_test_added_while_checking')).toBe(true);
+    } finally {
+      await second.close();
+    }
   });
 
   it('found damaged by that check: changes 503 store_damaged for good, undamaged reads go on, and the file is never written', async () => {

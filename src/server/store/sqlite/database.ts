@@ -126,7 +126,8 @@ function openWithPragmas(path: string, durability: Durability, checkBeforeBytes:
       makeOwnerOnly(path);
       // an empty file (made by hand, or by a start that stopped at once) is a new database; a folder is SQLite's to refuse
       const stat = created ? undefined : statSync(path);
-      if (stat?.isFile() && stat.size > 0) unchecked = checkExisting(path, checkBeforeBytes) === 'deferred';
+      // (another process may be setting the file up this moment: its locks are waited for, as below)
+      if (stat?.isFile() && stat.size > 0) whileBusy(() => void (unchecked = checkExisting(path, checkBeforeBytes) === 'deferred'));
     }
     db = new Database(path);
     if (isFile && created) chmodSync(path, 0o600);
