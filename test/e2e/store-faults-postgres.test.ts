@@ -14,6 +14,7 @@ import { run } from '../support/cli.js';
 import { ENGINE } from '../support/engine.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { call, killAll, pixBody, removeWorkDirs, sleep, startServe, workDir, type ServeNode } from '../support/processes.js';
+import { startReceiver } from '../support/receiver.js';
 import { canMountTmpfs, fill, mountTmpfs, type Tmpfs } from '../support/tmpfs.js';
 
 const TOKEN = 'ci_fixed_token_0123456789';
@@ -73,9 +74,9 @@ function createLoad(urls: string[], workers: number) {
   };
 }
 
-async function until(check: () => boolean, ms: number): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) return;
     await sleep(50);
   }
@@ -154,6 +155,27 @@ describe.skipIf(ENGINE !== 'postgres')('PostgreSQL restarted under two nodes tak
       }
     }, 60_000);
   }
+
+  it('postbacks go on after the outage at once: each node listens again, so a new event is heard in a second, not at the 30 s look', async () => {
+    const db = await database('outage_postbacks');
+    const receiver = await startReceiver();
+    try {
+      const { env } = workDir();
+      const args = ['--port', '0', '--db', db, '--token', TOKEN];
+      const nodes = [await startServe(args, env), await startServe(args, env)];
+      cluster.halt('immediate');
+      await sleep(1500);
+      cluster.restart();
+      for (const node of nodes) await until(async () => (await call(node.url, TOKEN, 'GET', '/health')).body.status === 'ok', 5000);
+      await sleep(1200); // the LISTEN connections are taken again within a second of the return
+      const created = await call(nodes[0]!.url, TOKEN, 'POST', '/api/v2/invoices', pixBody({ postback_url: `${receiver.url}/hook` }));
+      expect(created.status).toBe(200);
+      const [delivered] = await receiver.waitFor(1, 3000);
+      expect(delivered?.json).toMatchObject({ event: 'invoice.created', invoice_id: created.body.data.secureId });
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
 
   // A tablespace on a small tmpfs, filled up: PostgreSQL's own "could not extend file" (53100), while its
   // write-ahead log, in the cluster's folder, has room (the disk of a database, not of the server, is full).
