@@ -91,22 +91,14 @@ export function healthLine(health: StoreHealth, before: StoreHealth): string {
 
 /**
  * Wraps each method of each repository so that an engine error becomes the StoreFault it means
- * (`translate` answers undefined for errors that are not faults, which pass unchanged), and a call
- * made while the store is known to be down fails at once (`gate`).
+ * (`translate` answers other errors unchanged).
  */
-export function guardRepos<T extends object>(repos: T, translate: (error: unknown) => unknown, gate?: () => void): T {
+export function guardRepos<T extends object>(repos: T, translate: (error: unknown) => unknown): T {
   const guarded: Record<string, unknown> = {};
   for (const [name, repo] of Object.entries(repos)) {
     const methods: Record<string, unknown> = {};
     for (const [method, fn] of Object.entries(repo as Record<string, (...args: unknown[]) => Promise<unknown>>)) {
-      methods[method] = (...args: unknown[]) => {
-        try {
-          gate?.();
-          return fn(...args).catch((error: unknown) => Promise.reject(translate(error)));
-        } catch (error) {
-          return Promise.reject(translate(error));
-        }
-      };
+      methods[method] = (...args: unknown[]) => fn(...args).catch((error: unknown) => Promise.reject(translate(error)));
     }
     guarded[name] = methods;
   }

@@ -98,14 +98,13 @@ export const damagedMessage = (path: string, problem: string) =>
 
 /**
  * Checks an existing file on a read-only connection, before anything could write to it: a damaged
- * file is refused. A file over `checkBeforeBytes` whose schema is current is left for the store to
+ * file is refused. A `large` file whose schema is current is left for the store to
  * check after start ('deferred'); one that needs migrating is checked now, before it is changed.
  */
-function checkExisting(path: string, checkBeforeBytes: number): 'checked' | 'deferred' {
+function checkExisting(path: string, large: boolean): 'checked' | 'deferred' {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
-    const large = statSync(path).size > checkBeforeBytes;
     if (large && db.pragma('user_version', { simple: true }) === MIGRATIONS.length) return 'deferred';
     const problem = firstProblem(db);
     if (problem !== undefined) throw new DatabaseOpenError(damagedMessage(path, problem));
@@ -127,7 +126,7 @@ function openWithPragmas(path: string, durability: Durability, checkBeforeBytes:
       // an empty file (made by hand, or by a start that stopped at once) is a new database; a folder is SQLite's to refuse
       const stat = created ? undefined : statSync(path);
       // (another process may be setting the file up this moment: its locks are waited for, as below)
-      if (stat?.isFile() && stat.size > 0) whileBusy(() => void (unchecked = checkExisting(path, checkBeforeBytes) === 'deferred'));
+      if (stat?.isFile() && stat.size > 0) whileBusy(() => void (unchecked = checkExisting(path, stat.size > checkBeforeBytes) === 'deferred'));
     }
     db = new Database(path);
     if (isFile && created) chmodSync(path, 0o600);
