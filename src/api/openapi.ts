@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { IGNORED_FIELDS_DESCRIPTION, IGNORED_FIELDS_HEADER } from './ignored-fields.js';
 import { OPERATIONS, type Operation } from './operations.js';
+import * as J from './journal.js';
 import * as P from './postbacks.js';
 import * as X from './sandbox.js';
 import * as S from './schemas.js';
@@ -12,12 +13,13 @@ type Json = Record<string, unknown>;
 const REQUESTS = {
   CreateInvoiceRequest: S.CreateInvoiceRequest, RefundRequest: S.RefundRequest, ThreeDSRequest: S.ThreeDSRequest,
   ClockAdvanceRequest: X.ClockAdvanceRequest, ClockSetRequest: X.ClockSetRequest, ChaosRequest: X.ChaosRequest,
-  WebhookSigningRequest: X.WebhookSigningRequest,
+  WebhookSigningRequest: X.WebhookSigningRequest, RequestPattern: J.RequestPattern,
 };
 const RESPONSES = {
   Transaction: S.Transaction, InvoiceList: S.InvoiceList, SearchTransactionAnswer: S.SearchTransactionAnswer, CreateInvoiceResponse: S.CreateInvoiceResponse, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
   WebhookSecret: P.WebhookSecret, WebhookEvent: P.WebhookEvent, EventList: P.EventList, PostbackBody: P.PostbackBody,
   SandboxClock: X.SandboxClock, ChaosRule: X.ChaosRule, ScenarioList: X.ScenarioList, WebhookSigning: X.WebhookSigning,
+  JournalEntry: J.JournalEntry, JournalPage: J.JournalPage, FindAnswer: J.FindAnswer, JournalCleared: J.JournalCleared,
 };
 
 const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
@@ -25,7 +27,7 @@ const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
   401: ['unauthorized', 'The bearer token is missing or not accepted.'],
   403: ['forbidden', 'The token is read-only: it may look up charges and their events, not change anything or read the webhook secret.'],
   404: ['not_found', 'No such resource for this company.'],
-  409: ['invalid_state', 'Conflict: the status machine forbids this (invalid_state), or the Idempotency-Key was used with another body (idempotency_conflict).'],
+  409: ['invalid_state', 'Conflict: the status machine forbids this (invalid_state), or the Idempotency-Key was used with another body (idempotency_conflict), or the journal is off (journal_off: `serve --journal 0`).'],
   413: ['payload_too_large', 'The body is larger than 1 MiB.'],
   415: ['unsupported_media_type', 'The body is not sent as application/json in UTF-8, or is compressed (Content-Encoding).'],
   422: ['validation_failed', 'The request breaks the rules; `details` lists every field at fault with its JSON path.'],
@@ -71,7 +73,9 @@ const IGNORED_FIELDS_HEADERS = { [IGNORED_FIELDS_HEADER]: { description: IGNORED
 function responses(op: Operation): Json {
   const success = op.response === 'openapi'
     ? { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) }
-    : { description: 'Success.', ...(op.body && { headers: IGNORED_FIELDS_HEADERS }), content: jsonContent(refTo(op.response)) };
+    : 'stream' in op && op.stream
+      ? { description: 'Server-Sent Events: `event: entry`, `id: <cursor>`, `data: <the entry as JSON>`; a comment line every 15 s keeps the connection open.', content: { 'text/event-stream': { schema: refTo(op.response) } } }
+      : { description: 'Success.', ...(op.body && { headers: IGNORED_FIELDS_HEADERS }), content: jsonContent(refTo(op.response)) };
   const out: Json = { 200: success };
   // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy or a
   // database away (503); one with a token can meet `serve --rate-limit` (429), one that writes a full disk (507).

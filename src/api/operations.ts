@@ -5,6 +5,7 @@ import { SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS } from '../domain/status.js';
 import { EventList, WebhookEvent, WebhookSecret } from './postbacks.js';
 import { ChaosRequest, ChaosRule, ClockAdvanceRequest, ClockSetRequest, SandboxClock, ScenarioList, WebhookSigning, WebhookSigningRequest } from './sandbox.js';
 import { SEARCH_PARAMETERS } from './invoice-query.js';
+import { FindAnswer, JournalCleared, JournalEntry, JournalPage, MAX_WAIT_SECONDS, RequestPattern } from './journal.js';
 import { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, Health, PublicInvoice, RefundRequest, SearchTransactionAnswer, ThreeDSRequest, Transaction } from './schemas.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -26,6 +27,10 @@ export interface Operation {
   pathParams?: Record<string, string>;
   query?: Record<string, { description: string; required: boolean; schema?: Record<string, unknown> }>;
   body?: z.ZodType;
+  /** the inspector's own endpoints: not written to the journal they read */
+  inspector?: boolean;
+  /** answers Server-Sent Events (text/event-stream) of `response`, not one JSON body */
+  stream?: boolean;
   /** POST operations that accept the Idempotency-Key header */
   idempotent?: boolean;
   /** changes something, or hands out a secret: a read-only token is refused (403 forbidden) */
@@ -252,6 +257,94 @@ export const OPERATIONS = [
     sandbox: true,
     response: ScenarioList,
     errors: [401],
+  },
+  {
+    id: 'sandboxRequests',
+    name: 'Sandbox: requests',
+    summary: "pinvoice serve only: the journal, oldest first: every request made with the company's tokens and every postback attempt, redacted; "
+      + 'narrowed by the filters given (AND) and continued with `after`. With `wait`, answers as soon as an entry after the cursor matches (an empty page when none came).',
+    method: 'GET',
+    path: '/api/v2/sandbox/requests',
+    auth: 'bearer',
+    sandbox: true,
+    inspector: true,
+    query: {
+      direction: { description: 'in (requests) or out (postback attempts)', required: false, schema: { type: 'string', enum: ['in', 'out'] } },
+      method: { description: 'GET, POST, PUT or DELETE', required: false },
+      path: { description: 'the path exactly, or with `*` for one segment or more', required: false },
+      status: { description: 'a status (422) or a class (4xx)', required: false },
+      invoice_id: { description: 'entries that touched this charge (integer id or secureId)', required: false },
+      after: { description: 'entries after this cursor (an entry id; next_cursor of the last page)', required: false, schema: { type: 'integer', minimum: 0 } },
+      limit: { description: 'at most this many (1 to 500, default 100)', required: false, schema: { type: 'integer', minimum: 1, maximum: 500 } },
+      wait: { description: `seconds to wait for a matching entry after the cursor when none is there yet (0 to ${MAX_WAIT_SECONDS})`, required: false, schema: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS } },
+    },
+    response: JournalPage,
+    errors: [401, 409, 422],
+  },
+  {
+    id: 'sandboxRequestsStream',
+    name: 'Sandbox: request stream',
+    summary: 'pinvoice serve only: the journal as Server-Sent Events (text/event-stream), one `entry` event per entry as it is written (its `id:` the cursor; '
+      + '`Last-Event-ID` or `after` resumes), the same filters as the list; at most 8 subscribers per company (429 beyond).',
+    method: 'GET',
+    path: '/api/v2/sandbox/requests/stream',
+    auth: 'bearer',
+    sandbox: true,
+    inspector: true,
+    stream: true,
+    query: {
+      direction: { description: 'in or out', required: false, schema: { type: 'string', enum: ['in', 'out'] } },
+      method: { description: 'GET, POST, PUT or DELETE', required: false },
+      path: { description: 'the path exactly, or with `*`', required: false },
+      status: { description: 'a status or a class (4xx)', required: false },
+      invoice_id: { description: 'integer id or secureId', required: false },
+      after: { description: 'start after this cursor (default: entries written from now on)', required: false, schema: { type: 'integer', minimum: 0 } },
+    },
+    response: JournalEntry,
+    errors: [401, 409, 422, 429],
+  },
+  {
+    id: 'sandboxRequest',
+    name: 'Sandbox: one request',
+    summary: 'pinvoice serve only: one journal entry by its id; 404 not_found names an entry dropped from the window.',
+    method: 'GET',
+    path: '/api/v2/sandbox/requests/{id}',
+    auth: 'bearer',
+    sandbox: true,
+    inspector: true,
+    pathParams: { id: 'the entry id (the cursor)' },
+    response: JournalEntry,
+    errors: [401, 404, 409],
+  },
+  {
+    id: 'sandboxRequestsFind',
+    name: 'Sandbox: find requests',
+    summary: 'pinvoice serve only: the entries that match a pattern (every member given must match; `body` as a subset); when none does, the three closest, '
+      + 'each with the members that differ (JSON pointers, expected and received) and its own validation problems. `?wait=<s>` waits for a match (up to 30 s).',
+    method: 'POST',
+    path: '/api/v2/sandbox/requests/find',
+    auth: 'bearer',
+    sandbox: true,
+    inspector: true,
+    query: {
+      wait: { description: `seconds to wait for a match when none is there yet (0 to ${MAX_WAIT_SECONDS})`, required: false, schema: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS } },
+    },
+    body: RequestPattern,
+    response: FindAnswer,
+    errors: [400, 401, 409, 413, 415, 422],
+  },
+  {
+    id: 'sandboxRequestsClear',
+    name: 'Sandbox: clear the journal',
+    summary: "pinvoice serve only: removes every entry of the company's journal and zeroes `dropped`; cursors go on from where they were.",
+    method: 'DELETE',
+    path: '/api/v2/sandbox/requests',
+    auth: 'bearer',
+    sandbox: true,
+    inspector: true,
+    writes: true,
+    response: JournalCleared,
+    errors: [401, 403, 409],
   },
   {
     id: 'companyInfos',

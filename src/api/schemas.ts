@@ -375,6 +375,7 @@ export const ERROR_CODES = [
   'insufficient_storage',
   'store_checking',
   'store_damaged',
+  'journal_off',
 ] as const;
 
 export const ErrorDetail = z.object({ path: z.string(), message: z.string() });

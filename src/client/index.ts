@@ -205,6 +205,17 @@ export function createClient(options: ClientOptions) {
     signingShow: async () => readSigning(await plain('sandboxWebhookSigning')),
     /** `token`: the token this client sends becomes the key of X-Webhook-Signature */
     signingSet: async (key: SigningKey) => readSigning(await plain('sandboxWebhookSigningSet', 'PUT', { key })),
+    /**
+     * The inspector's journal (`pinvoice serve` only): a page of entries after a cursor, as sent
+     * (`{data, next_cursor, dropped}`), with the filters given; `wait` seconds (at most 10 a request here)
+     * make the server answer as soon as one comes.
+     */
+    journalList: async (query: Record<string, string>) => call('sandboxRequests', { method: 'GET', retrySafe: true, query }),
+    journalEntry: async (id: string | number) => call('sandboxRequest', { method: 'GET', retrySafe: true }, { id }),
+    /** Entries matching a pattern, or the near misses; `waitSeconds` makes the server wait for a match. */
+    journalFind: async (pattern: unknown, waitSeconds?: number) =>
+      call('sandboxRequestsFind', { method: 'POST', body: pattern, retrySafe: true, ...(waitSeconds !== undefined && { query: { wait: String(waitSeconds) } }) }),
+    journalClear: async () => call('sandboxRequestsClear', { method: 'DELETE', retrySafe: true }),
     async scenarios() {
       const answer = await plain('sandboxScenarios');
       return { raw: unwrapList(answer), list: readScenarios(answer) };

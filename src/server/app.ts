@@ -1,8 +1,9 @@
 // createApp builds the HTTP app over a store without listening, so tests and `serve` share it.
+import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { IGNORED_FIELDS_HEADER } from '../api/ignored-fields.js';
 import { ignoredFieldsHeader } from '../api/unknown-fields.js';
-import { OPERATIONS, routerPath } from '../api/operations.js';
+import { OPERATIONS, routerPath, type Operation } from '../api/operations.js';
 import { pooledRandomBytes } from '../base/random-pool.js';
 import type { Seed } from '../base/seeded-random.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
@@ -11,7 +12,7 @@ import { installBodyRules } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { ApiError, forbidden, frameworkError, storeFaultError } from './errors.js';
 import { healthLine, StoreFault } from './store/faults.js';
-import { checkKey, IDEMPOTENCY_WINDOW_MS, oncePerKey } from './idempotency.js';
+import { checkKey, IDEMPOTENCY_WINDOW_MS, oncePerKey, type Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
 import { expireAllDue } from './sandbox/clock.js';
 import { companyContext } from './sandbox/company-time.js';
@@ -19,6 +20,9 @@ import { resolveConfig, type RateLimit, type ServerSettings } from './config.js'
 import { checkingInterval } from './limits.js';
 import { createRecordCache } from './invoices/record-cache.js';
 import { createDispatcher } from './postbacks/dispatcher.js';
+import { incomingEntry } from './journal/capture.js';
+import { createStreams, type Streams } from './journal/handlers.js';
+import { createRecorder, type JournalRecorder } from './journal/recorder.js';
 import { HANDLERS } from './routes.js';
 import { certificateHosts, hostName, listeningHost, scratchKeyFolder } from './pix-location/host.js';
 import { createSigner, type LocationSigner } from './pix-location/jws.js';
@@ -32,6 +36,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** the company of the bearer token and the token itself, on authenticated operations */
     access?: Access;
+    /** performance.now() when the operation took the request (its authentication, or its handler) */
+    startedAt?: number;
+  }
+  interface FastifyContextConfig {
+    /** the API operation a route serves */
+    op?: Operation;
   }
 }
 
@@ -81,7 +91,7 @@ function every(app: FastifyInstance, everyMs: number, task: () => Promise<unknow
 /** Delivers postbacks while the app runs; paused while the store is at fault, at once again when it is back. */
 function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: string, logError: (error: unknown) => void, jitter?: () => number): void {
   if (ctx.config.postbacks === false) return;
-  const dispatcher = createDispatcher({ ...ctx.config.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${version}`, random: jitter });
+  const dispatcher = createDispatcher({ ...ctx.config.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${version}`, random: jitter, journal: ctx.journal });
   let off = () => undefined as void;
   app.addHook('onReady', async () => {
     dispatcher.start();
@@ -121,6 +131,9 @@ export function createApp(options: AppOptions): FastifyInstance {
   // a fault of the store is told once, by reportHealth, not by each task or request that meets it
   const logged = options.logError ?? ((error: unknown) => console.error(error));
   const logError = (error: unknown) => error instanceof StoreFault || logged(error);
+  const journal = createRecorder(store, config.journal, logError);
+  ctx.journal = journal;
+  const streams = createStreams();
   const { limits } = config;
   const app = Fastify({
     ...(options.https && { https: options.https }),
@@ -138,13 +151,19 @@ export function createApp(options: AppOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   installBodyRules(app, limits);
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (error instanceof ApiError) return send(reply, error);
-    if ((error as unknown) instanceof StoreFault) return send(reply, storeFaultError(error as unknown as StoreFault));
-    const mapped = frameworkError(error, limits);
-    if (mapped) return send(reply, mapped);
-    logError(error);
-    return send(reply, new ApiError(500, 'internal', 'Unexpected server error; it has been logged by the server.'));
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const answer = (): ApiError => {
+      if (error instanceof ApiError) return error;
+      if ((error as unknown) instanceof StoreFault) return storeFaultError(error as unknown as StoreFault);
+      const mapped = frameworkError(error, limits);
+      if (mapped) return mapped;
+      logError(error);
+      return new ApiError(500, 'internal', 'Unexpected server error; it has been logged by the server.');
+    };
+    const refusal = answer();
+    send(reply, refusal);
+    journalRequest(journal, ctx, request, reply, { status: refusal.status, body: refusal.body() }, refusal);
+    return reply;
   });
   app.setNotFoundHandler((request, reply) =>
     send(reply, new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]}.`)),
@@ -153,11 +172,14 @@ export function createApp(options: AppOptions): FastifyInstance {
   // The app owns every timer: postbacks, expiry, and forgetting idempotency keys past their window.
   reportHealth(app, store, options.logLine ?? ((line) => console.error(line)));
   startDispatcher(app, ctx, options.version, logError, seeded?.jitter);
+  // streams end before the server waits for its connections; what is buffered is written last
+  app.addHook('preClose', async () => streams.closeAll());
+  app.addHook('onClose', async () => journal.close());
   every(app, config.expiryCheckMs, () => expireAllDue(ctx), logError);
   every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);
   if (config.rateLimit) app.register(import('@fastify/rate-limit'), rateLimitOptions(config.rateLimit));
   // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
-  app.register(async (api) => registerOperations(api, ctx, options.version, authenticate, config.rateLimit !== false));
+  app.register(async (api) => registerOperations(api, ctx, { version: options.version, authenticate, rateLimited: config.rateLimit !== false, streams }));
   registerCheckout(app, ctx, logError);
   registerLocation(app, ctx, options);
   return app;
@@ -202,8 +224,33 @@ function rateLimitOptions(limit: RateLimit) {
   };
 }
 
-function registerOperations(app: FastifyInstance, ctx: ServerContext, version: string, authenticate: Authenticator, rateLimited: boolean): void {
-  const options = { version };
+/**
+ * A request made with a company's token goes into the journal once answered (the journal's own
+ * endpoints excepted), redacted (journal/capture.ts); a write's entry is written on the next turn.
+ */
+function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, answer: Answer, refusal?: ApiError): void {
+  const access = request.access;
+  const op = request.routeOptions.config?.op;
+  if (journal.keep <= 0 || !access || !op || ('inspector' in op && op.inspector)) return;
+  const durationMs = request.startedAt === undefined ? 0 : performance.now() - request.startedAt;
+  const wall = new Date();
+  journal.record(incomingEntry({
+    request, access, status: answer.status, answer: answer.body, secret: op.id === 'webhookSecret', replayed: answer.replayed,
+    ...(refusal && { error: { code: refusal.code, details: refusal.details } }),
+    durationMs, wall: new Date(wall.getTime() - durationMs), serverNow: new Date(ctx.realClock().getTime() - durationMs),
+  }), op.method !== 'GET');
+}
+
+interface OperationOptions {
+  version: string;
+  authenticate: Authenticator;
+  /** a rate limit runs after authentication: every request's token is checked in a hook */
+  rateLimited: boolean;
+  streams: Streams;
+}
+
+function registerOperations(app: FastifyInstance, ctx: ServerContext, { version, authenticate, rateLimited, streams }: OperationOptions): void {
+  const journal = ctx.journal as JournalRecorder;
   // The context of a token's requests: its company's clock, and the token that makes the changes (recorded
   // in the charge's timeline). Made once per access the authenticator remembers (it keeps one for a
   // second), for the server's context; a key's transaction makes its own.
@@ -218,6 +265,7 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, version: s
   for (const op of OPERATIONS) {
     const handler = HANDLERS[op.id];
     const check = async (request: FastifyRequest) => {
+      request.startedAt ??= performance.now();
       request.access = await authenticate(request);
       if ('writes' in op && op.writes && request.access.token.read_only) throw forbidden(op.name);
     };
@@ -229,8 +277,10 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, version: s
     app.route({
       method: op.method,
       url: routerPath(op.path),
+      config: { op },
       ...(early && { onRequest: check }),
       handler: async (request, reply) => {
+        request.startedAt ??= performance.now();
         if (late) await check(request);
         const company = request.access?.company;
         const own = (base: ServerContext): ServerContext => (request.access ? accessContext(base, request.access) : base);
@@ -238,15 +288,18 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, version: s
         // With a key, the operation runs inside the key's transaction: its lookup, work and stored answer commit together.
         const answer = key && company
           ? await oncePerKey(ctx.store, { companyId: company.id, operation: op.id, key, body: request.body, now: ctx.realClock() },
-            (tx) => handler({ ctx: own({ ...ctx, transaction: (fn) => fn(tx), reads: tx }), request, company, version: options.version }))
-          : await handler({ ctx: own(ctx), request, company, version: options.version });
+            (tx) => handler({ ctx: own({ ...ctx, transaction: (fn) => fn(tx), reads: tx }), request, reply, company, version, streams }))
+          : await handler({ ctx: own(ctx), request, reply, company, version, streams });
+        if (answer.hijacked) return reply;
         if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
         // accepted with fields it does not know (as production, never a 422): they are named, not lost silently
         const ignored = 'body' in op && op.body ? ignoredFieldsHeader(op.body, request.body) : undefined;
         if (ignored) reply.header(IGNORED_FIELDS_HEADER, ignored);
         // (the content type fastify gives the JSON it serializes itself)
         if (answer.json) reply.type('application/json; charset=utf-8');
-        return reply.code(answer.status).send(answer.body);
+        reply.code(answer.status).send(answer.body);
+        journalRequest(journal, ctx, request, reply, answer);
+        return reply;
       },
     });
   }

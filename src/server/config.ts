@@ -1,5 +1,6 @@
 // The server's configuration, declared once with its defaults: `serve`'s flags, createApp's options
 // and the tests all start from SERVER_DEFAULTS and override what they name.
+import { DEFAULT_JOURNAL_SIZE } from '../api/journal.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { Durability } from './store/port.js';
 
@@ -37,6 +38,8 @@ export interface ServerConfig {
   rateLimit: RateLimit | false;
   /** how often pending charges past their time are expired, in ms; 0 turns the timer off */
   expiryCheckMs: number;
+  /** the inspector's journal: entries kept per company, the oldest dropped first (`serve --journal N`); 0 turns it off */
+  journal: number;
   /** how often idempotency keys past their 24 hours are forgotten, in ms; 0 turns the timer off */
   idempotencyPurgeMs: number;
   /** postback delivery, or false for none (events are still recorded) */
@@ -54,6 +57,7 @@ export const SERVER_DEFAULTS: ServerConfig = {
   boletoGraceDays: 2,
   rateLimit: false,
   expiryCheckMs: 1000,
+  journal: DEFAULT_JOURNAL_SIZE,
   idempotencyPurgeMs: 3_600_000,
   postbacks: POSTBACK_DEFAULTS,
   limits: DEFAULT_LIMITS,

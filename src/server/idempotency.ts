@@ -14,6 +14,8 @@ export interface Answer {
   replayed?: boolean;
   /** the body is already the JSON text to send */
   json?: true;
+  /** the handler answered by itself (a stream): nothing more is sent */
+  hijacked?: true;
 }
 
 export function checkKey(key: string | string[] | undefined): string | undefined {

@@ -1,5 +1,5 @@
 // One handler per operation of the table; each returns the answer, the app sends it.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { OperationId } from '../api/operations.js';
 import { buildOpenApi } from '../api/openapi.js';
@@ -21,11 +21,15 @@ import { clearChaos, getChaos, putChaos } from './sandbox/chaos.js';
 import { advanceClock, resetClock, setClock, showClock } from './sandbox/clock.js';
 import { putSigning, showSigning } from './sandbox/webhook-signing.js';
 import { bearerToken } from './auth.js';
+import { clearJournal, findJournal, getJournalEntry, listJournal, type Streams } from './journal/handlers.js';
 import { monthOf, type Company } from './store/port.js';
 
 export interface HandlerInput {
   ctx: ServerContext;
   request: FastifyRequest;
+  reply: FastifyReply;
+  /** the journal's open streams */
+  streams: Streams;
   company: Company | undefined;
   version: string;
 }
@@ -141,6 +145,22 @@ export const HANDLERS: Record<OperationId, Handler> = {
   },
   async resendEvent(input) {
     return { status: 200, body: await resendEvent(input.ctx, requireCompany(input.company), eventParam(input.request)) };
+  },
+  async sandboxRequests({ ctx, company, request }) {
+    return { status: 200, body: await listJournal(ctx, requireCompany(company), request) };
+  },
+  async sandboxRequestsStream({ ctx, company, request, reply, streams }) {
+    await streams.stream(ctx, requireCompany(company), request, reply);
+    return { status: 200, body: undefined, hijacked: true };
+  },
+  async sandboxRequest({ ctx, company, request }) {
+    return { status: 200, body: await getJournalEntry(ctx, requireCompany(company), idParam(request)) };
+  },
+  async sandboxRequestsFind({ ctx, company, request }) {
+    return { status: 200, body: await findJournal(ctx, requireCompany(company), request, request.body) };
+  },
+  async sandboxRequestsClear({ ctx, company }) {
+    return { status: 200, body: await clearJournal(ctx, requireCompany(company)) };
   },
   async companyInfos({ ctx, company }) {
     const owner = requireCompany(company);

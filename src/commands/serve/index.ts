@@ -41,6 +41,7 @@ const serveCommand = () =>
     .addOption(new Option('--boleto-due-days <days>', 'days from today to a new boleto’s due date').default(SERVER_DEFAULTS.boletoDueDays).argParser(days))
     .addOption(new Option('--boleto-grace-days <days>', 'days after its due date a boleto can still be paid, late, before it expires').default(SERVER_DEFAULTS.boletoGraceDays).argParser(days))
     .addOption(new Option('--rate-limit <rate>', 'requests one token may make, as N/s (or N/min): 429 rate_limited with Retry-After beyond (default: no limit)').argParser(rate))
+    .addOption(new Option('--journal <n>', 'the inspector: requests and postback attempts kept per company (pinvoice logs tail|list|show), the oldest dropped first and counted; 0 turns it off').default(SERVER_DEFAULTS.journal).argParser(wholeNumber(0, 1_000_000, 'entries')))
     .addOption(new Option('--postback-attempts <n>', 'attempts per postback event, the first included (4 = one try and 3 retries)').default(POSTBACK_DEFAULTS.attempts).argParser(wholeNumber(1, 100, 'attempts')))
     .addOption(new Option('--postback-base-delay <ms>', 'wait before the first retry; each next one waits about twice as long (with jitter)').default(POSTBACK_DEFAULTS.baseDelayMs).argParser(wholeNumber(1, 3_600_000, 'milliseconds')))
     .addOption(new Option('--postback-timeout <ms>', 'cut off a receiver that has not answered by then').default(POSTBACK_DEFAULTS.timeoutMs).argParser(wholeNumber(1, 600_000, 'milliseconds')))
@@ -54,6 +55,7 @@ const serveCommand = () =>
       'pinvoice serve --db ./dev.db --port 8081   # a second server on the same file',
       'pinvoice serve --durability power          # answered charges survive a power cut',
       'pinvoice serve --rate-limit 50/s           # answer 429 like a busy gateway',
+      'pinvoice serve --journal 100000            # keep more requests for pinvoice logs (0: none)',
       'pinvoice serve --tls --public-host localhost:8443 --port 8443   # pix locations as a bank fetches them',
     ));
 export type ServeFlags = FlagsOf<typeof serveCommand>;

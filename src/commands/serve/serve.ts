@@ -65,6 +65,7 @@ async function start(flags: ServeFlags, db: string, token: string | undefined): 
       boletoDueDays: flags.boletoDueDays,
       boletoGraceDays: flags.boletoGraceDays,
       rateLimit: flags.rateLimit ?? false,
+      journal: flags.journal,
       postbacks: { attempts: flags.postbackAttempts, baseDelayMs: flags.postbackBaseDelay, timeoutMs: flags.postbackTimeout },
       fixtures,
       keyFolder: keyFolderFor(db, dataDir()),

@@ -1,6 +1,7 @@
 // What the invoice operations need from the outside world, passed in so tests can control it.
 import type { ServerConfig } from '../config.js';
 import type { Access, Reads, Store, Writes } from '../store/port.js';
+import type { JournalRecorder } from '../journal/recorder.js';
 import type { RecordCache } from './record-cache.js';
 
 /** Runs fn in a transaction: a new one, or the one a request already runs in (an Idempotency-Key's). */
@@ -26,4 +27,6 @@ export interface ServerContext {
   records?: RecordCache;
   /** tells the process that a company's record changed (its clock, its chaos rule): what it remembers of it is dropped */
   companyChanged?: (companyId: number) => void;
+  /** the inspector's journal (absent in apps made without one) */
+  journal?: JournalRecorder;
 }

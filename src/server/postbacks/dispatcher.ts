@@ -12,6 +12,8 @@ import { LEASE_MARGIN_MS, type PostbackConfig } from '../config.js';
 import { chaosFor, wrongSecret } from '../sandbox/chaos.js';
 import { companyTime } from '../sandbox/company-time.js';
 import { monthOf, type ChaosSettings, type Company, type NewAttempt, type PostbackEvent, type Store } from '../store/port.js';
+import { outgoingEntry } from '../journal/capture.js';
+import type { JournalRecorder } from '../journal/recorder.js';
 import { eventBody } from './outbox.js';
 
 export interface DispatcherOptions extends PostbackConfig {
@@ -23,7 +25,12 @@ export interface DispatcherOptions extends PostbackConfig {
   random?: () => number;
   /** names this process in its claims (default: host, PID and a random part) */
   node?: string;
+  /** the inspector's journal: every attempt is an `out` entry */
+  journal?: JournalRecorder | undefined;
 }
+
+/** The headers of a postback the journal keeps; the signatures' values never. */
+const SIGNATURE_NAMES = [SIGNATURE_HEADER, BODY_SIGNATURE_HEADER];
 
 /**
  * Even with nothing due, look again this often: every second when other processes' events go unheard
@@ -98,6 +105,17 @@ export function createDispatcher(options: DispatcherOptions) {
     return chaos?.bad_signature ? { secret: wrongSecret(keys.secret), body: wrongSecret(keys.body) } : keys;
   }
 
+  /** An attempt into the journal (sent or dropped by chaos), written on the next turn. */
+  function journalAttempt(company: Company, event: PostbackEvent, attempt: NewAttempt, sent: { body: string; headers: Record<string, string> } | undefined, wall: Date, serverNow: Date): void {
+    const journal = options.journal;
+    if (!journal || journal.keep <= 0) return;
+    journal.record(outgoingEntry({
+      company, invoiceId: event.invoice_id, eventId: event.public_id, event: event.type, attempt: event.tries + 1, url: event.url,
+      body: sent?.body ?? null, headers: sent?.headers ?? {}, signatureHeaders: sent ? SIGNATURE_NAMES : [],
+      status: attempt.status_code, answer: attempt.response_excerpt, error: attempt.error, durationMs: attempt.duration_ms, wall, serverNow,
+    }), true);
+  }
+
   /** One POST of the body; its attempt as recorded (times in the company's clock). */
   async function post(company: Company, event: PostbackEvent, body: string, keys: SigningKeys, injected: string[]): Promise<{ attempt: NewAttempt; delivered: boolean } | undefined> {
     const started = clock();
@@ -111,17 +129,17 @@ export function createDispatcher(options: DispatcherOptions) {
       'pinvoice-event-id': event.public_id,
     };
     const t0 = performance.now();
+    const wall = new Date();
     const result = await postJson(event.url, body, headers, timeoutMs, abort.signal, pools);
     if (result.aborted) return undefined;
     const delivered = result.status !== undefined && result.status >= 200 && result.status <= 299;
-    return {
-      delivered,
-      attempt: {
-        event_id: event.id, url: event.url, started_at: companyTime(company, started.toISOString()), duration_ms: Math.round(performance.now() - t0),
-        status_code: result.status ?? null, error: result.error ?? (delivered ? null : `HTTP ${result.status}: not a 2xx answer`),
-        response_excerpt: result.excerpt ?? null, injected: injected.length > 0 ? injected : null,
-      },
+    const attempt: NewAttempt = {
+      event_id: event.id, url: event.url, started_at: companyTime(company, started.toISOString()), duration_ms: Math.round(performance.now() - t0),
+      status_code: result.status ?? null, error: result.error ?? (delivered ? null : `HTTP ${result.status}: not a 2xx answer`),
+      response_excerpt: result.excerpt ?? null, injected: injected.length > 0 ? injected : null,
     };
+    journalAttempt(company, event, attempt, { body, headers: { 'content-type': headers['content-type'], 'user-agent': headers['user-agent'], 'pinvoice-event-id': event.public_id } }, wall, started);
+    return { delivered, attempt };
   }
 
   /** Settles the event after its attempt(s): delivered, failed for good, or due again after a backoff (real time). */
@@ -160,6 +178,7 @@ export function createDispatcher(options: DispatcherOptions) {
         event_id: event.id, url: event.url, started_at: companyTime(company, clock().toISOString()), duration_ms: 0, status_code: null,
         error: `dropped by sandbox chaos (drop_first ${chaos.drop_first}): not sent`, response_excerpt: null, injected: [...injected, `drop_first=${chaos.drop_first}`],
       };
+      journalAttempt(company, event, dropped, undefined, new Date(), clock());
       return settle(company, event, [dropped], false);
     }
     const aggregate = await store.invoices.aggregate(company.id, String(event.invoice_id), monthOf(companyTime(company, clock().toISOString())));

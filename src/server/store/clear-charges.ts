@@ -14,10 +14,13 @@ export const CHARGE_TABLES = [
   'company_paid_months',
 ] as const;
 
+/** The inspector's journal goes too; its ids go on from where they were (a cursor held across a reset stays valid). */
+export const JOURNAL_TABLES = ['journal_entries', 'journal_state'] as const;
+
 export const RESET_COMPANIES = [
   'UPDATE company_totals SET balance_pix = 0, balance_card = 0, balance_bank_slip = 0, paid_total = 0',
   'UPDATE companies SET clock_offset_ms = 0, chaos = NULL',
 ];
 
 /** SQLite has no TRUNCATE: one DELETE a table, in order. */
-export const CLEAR_CHARGES = [...CHARGE_TABLES.map((table) => `DELETE FROM ${table}`), ...RESET_COMPANIES];
+export const CLEAR_CHARGES = [...[...CHARGE_TABLES, ...JOURNAL_TABLES].map((table) => `DELETE FROM ${table}`), ...RESET_COMPANIES];

@@ -314,6 +314,59 @@ export interface EventReads {
   nextDueAt(now: string): Promise<string | null>;
 }
 
+/**
+ * A journal entry as the store keeps it (the inspector, src/server/journal): the columns it is found by,
+ * and the rest as JSON text, already redacted and capped. `request_body` and `response_body` are the
+ * texts as sent (JSON most often), kept as they came: nothing is parsed on the way in.
+ */
+export interface NewJournalEntry {
+  company_id: number;
+  at: string;
+  sandbox_at: string;
+  direction: 'in' | 'out';
+  method: string;
+  path: string;
+  status: number | null;
+  /** the first charge it touched (filters go by it); all of them are in `detail` */
+  invoice_id: number | null;
+  request_body: string | null;
+  response_body: string | null;
+  /** the entry's other members, JSON text */
+  detail: string;
+}
+
+export interface JournalRow extends NewJournalEntry {
+  id: number;
+}
+
+/** Which entries of a company a list asks for; every member given narrows it (AND). */
+export interface JournalFilter {
+  direction?: 'in' | 'out';
+  /** upper case */
+  method?: string;
+  /** the path exactly, or with `*` for any run of characters */
+  path?: string;
+  /** an inclusive range: one status (422, 422) or a class (400, 499) */
+  status?: [number, number];
+  invoiceId?: number;
+}
+
+/** How a company's journal stands: entries dropped from its window since its last clear, and the last of them. */
+export interface JournalState {
+  dropped: number;
+  /** the id of the newest entry dropped (0: none); an entry at or below it may have been one */
+  dropped_upto: number;
+}
+
+export interface JournalReads {
+  /** entries after `after`, oldest first, up to `limit` */
+  list(companyId: number, filter: JournalFilter, after: number, limit: number): Promise<JournalRow[]>;
+  get(companyId: number, id: number): Promise<JournalRow | undefined>;
+  state(companyId: number): Promise<JournalState>;
+  /** the newest entry's id of the company (0: none) */
+  last(companyId: number): Promise<number>;
+}
+
 /** Whose key it is: one key per company and operation. */
 export interface KeyScope {
   companyId: number;
@@ -330,6 +383,7 @@ export interface Reads {
   invoices: InvoiceReads;
   events: EventReads;
   idempotency: IdempotencyReads;
+  journal: JournalReads;
 }
 
 export interface Writes {
@@ -401,6 +455,16 @@ export interface Writes {
     releaseClaims(node: string): Promise<void>;
     /** Sends the event again from a fresh retry budget (history kept). */
     requeue(id: number, at: string): Promise<void>;
+  };
+  journal: JournalReads & {
+    /**
+     * Appends the entries in order (each gets the next id: ids only grow, across companies and nodes),
+     * then drops each company's oldest beyond `keep`, counting them; `lost` adds entries that never
+     * reached the store (a full buffer while it was away) to a company's count.
+     */
+    append(entries: NewJournalEntry[], keep: number, lost?: ReadonlyMap<number, number>): Promise<void>;
+    /** removes the company's entries and zeroes its count of dropped ones; answers how many were removed */
+    clear(companyId: number): Promise<number>;
   };
   idempotency: IdempotencyReads & {
     /**

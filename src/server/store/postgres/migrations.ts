@@ -210,4 +210,31 @@ export const PG_MIGRATIONS: readonly string[] = [
     updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
   );
   `,
+  // 8: the inspector's journal (SQLite's schema 12): one for every node of a team. Ids come from an
+  // identity that is never reset (a clear keeps cursors valid); batches take an advisory lock, so ids
+  // commit in order (postgres/journal.ts).
+  `
+  CREATE TABLE journal_entries (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    at TEXT NOT NULL,
+    sandbox_at TEXT NOT NULL,
+    direction TEXT NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    status INTEGER,
+    invoice_id BIGINT,
+    request_body TEXT,
+    response_body TEXT,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX journal_company ON journal_entries(company_id, id);
+  CREATE INDEX journal_invoice ON journal_entries(company_id, invoice_id, id) WHERE invoice_id IS NOT NULL;
+  CREATE TABLE journal_state (
+    company_id BIGINT PRIMARY KEY REFERENCES companies(id),
+    entries BIGINT NOT NULL DEFAULT 0,
+    dropped BIGINT NOT NULL DEFAULT 0,
+    dropped_upto BIGINT NOT NULL DEFAULT 0
+  );
+  `,
 ];

@@ -9,8 +9,9 @@ import {
   BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
-import { CHARGE_TABLES, RESET_COMPANIES } from '../clear-charges.js';
+import { CHARGE_TABLES, JOURNAL_TABLES, RESET_COMPANIES } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
+import { createPgJournalRepo } from './journal.js';
 import { AGGREGATE_BY_ID, AGGREGATE_BY_SECURE_ID, pageStatement, toAggregate } from './charges.js';
 import {
   TokenNameTaken,
@@ -71,6 +72,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
     async clearCharges() {
       // RESTART IDENTITY: the next ids are those of a new database, as on SQLite (no AUTOINCREMENT there)
       await exec(`TRUNCATE ${CHARGE_TABLES.join(', ')} RESTART IDENTITY`);
+      await exec(`TRUNCATE ${JOURNAL_TABLES.join(', ')}`);
       for (const statement of RESET_COMPANIES) await exec(statement);
     },
     companies: {
@@ -309,6 +311,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         await exec("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2", [at, id]);
       },
     },
+    journal: createPgJournalRepo(exec, (name) => exec('SELECT pg_advisory_xact_lock(hashtext($1))', [name]).then(() => undefined)),
     idempotency: {
       async get(companyId, operation, key) {
         const row = await one('SELECT request_hash, status_code, response, created_at FROM idempotency_keys WHERE company_id = $1 AND operation = $2 AND key = $3', [companyId, operation, key]);

@@ -138,7 +138,7 @@ function queuedReads(reads: Reads, enqueue: (run: () => Promise<unknown>) => Pro
     Object.fromEntries(
       Object.entries(repo).map(([name, fn]) => [name, (...args: unknown[]) => enqueue(() => (fn as (...a: unknown[]) => Promise<unknown>)(...args))]),
     ) as T;
-  return { companies: wrap(reads.companies), invoices: wrap(reads.invoices), events: wrap(reads.events), idempotency: wrap(reads.idempotency) };
+  return { companies: wrap(reads.companies), invoices: wrap(reads.invoices), events: wrap(reads.events), idempotency: wrap(reads.idempotency), journal: wrap(reads.journal) };
 }
 
 export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}): SqliteStore {

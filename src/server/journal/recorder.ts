@@ -1,0 +1,103 @@
+// The journal's writer: entries are buffered and written in batches, off the charges' transactions, so
+// that a request pays for its entry with an object in an array, not a commit. A batch goes 100 ms after
+// its first entry, or at once (the next turn of the event loop) after a request that changed something;
+// a read of the journal writes what is buffered first, so it sees every request answered before it.
+// A crash loses what was not yet written: at most the last 100 ms of entries, never a charge (those
+// commit in their own transactions, before their answers).
+import type { NewJournalEntry, Store } from '../store/port.js';
+
+/** How long an entry of a read waits for its batch. */
+export const FLUSH_MS = 100;
+/** While the store is away, at most this many entries wait; older ones are dropped and counted. */
+const MAX_BUFFERED = 20_000;
+
+export interface JournalRecorder {
+  /** entries per company kept (0: the journal is off and nothing is recorded) */
+  readonly keep: number;
+  /** buffers an entry; `soon`: write it on the next turn, not after FLUSH_MS */
+  record(entry: NewJournalEntry, soon?: boolean): void;
+  /** writes what is buffered now (and waits for a write under way) */
+  flush(): Promise<void>;
+  /** calls listener after each batch of this process is written, with the companies it held */
+  onWritten(listener: (companies: ReadonlySet<number>) => void): () => void;
+  close(): Promise<void>;
+}
+
+export function createRecorder(store: Store, keep: number, logError: (error: unknown) => void): JournalRecorder {
+  let buffer: NewJournalEntry[] = [];
+  const lost = new Map<number, number>();
+  const listeners = new Set<(companies: ReadonlySet<number>) => void>();
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  let writing: Promise<void> | undefined;
+  let closed = false;
+
+  async function write(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    if (immediate) clearImmediate(immediate);
+    immediate = undefined;
+    if (buffer.length === 0 && lost.size === 0) return;
+    const batch = buffer;
+    const missing = new Map(lost);
+    buffer = [];
+    lost.clear();
+    try {
+      await store.transaction((tx) => tx.journal.append(batch, keep, missing));
+    } catch (error) {
+      // the store is away (or full): the batch waits for the next one, within a bound
+      buffer = batch.concat(buffer);
+      for (const [company, n] of missing) lost.set(company, (lost.get(company) ?? 0) + n);
+      trimBuffer();
+      if (!closed) timer = setTimeout(() => void flush(), 1000).unref();
+      throw error;
+    }
+    const companies = new Set(batch.map((entry) => entry.company_id));
+    for (const listener of listeners) listener(companies);
+  }
+
+  function trimBuffer(): void {
+    const excess = buffer.length - MAX_BUFFERED;
+    if (excess <= 0) return;
+    for (const entry of buffer.slice(0, excess)) lost.set(entry.company_id, (lost.get(entry.company_id) ?? 0) + 1);
+    buffer = buffer.slice(excess);
+  }
+
+  /** One write at a time, in order; a flush during a write waits for it, then writes what came meanwhile. */
+  function flush(): Promise<void> {
+    const run = (writing ?? Promise.resolve()).catch(() => undefined).then(write);
+    writing = run.finally(() => {
+      if (writing === guarded) writing = undefined;
+    });
+    const guarded = writing;
+    return run;
+  }
+
+  const background = () => void flush().catch(logError);
+
+  return {
+    keep,
+    record(entry, soon = false) {
+      if (keep <= 0 || closed) return;
+      buffer.push(entry);
+      if (buffer.length > MAX_BUFFERED) trimBuffer();
+      if (soon) {
+        immediate ??= setImmediate(background);
+      } else if (timer === undefined) {
+        timer = setTimeout(background, FLUSH_MS);
+        timer.unref();
+      }
+    },
+    flush,
+    onWritten(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      await flush().catch(logError);
+      closed = true;
+      clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
+    },
+  };
+}

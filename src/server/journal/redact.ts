@@ -1,0 +1,78 @@
+// What the journal keeps of a request or an answer: redacted before it is stored, streamed or shown
+// (contract, "The inspector"). A card number keeps its first 6 and last 4 digits wherever it is (a
+// `card.number`, or any string that is one: digits that pass the Luhn check), a security code is
+// removed, a secret's value is never kept, and a text above the cap is cut, the cut marked.
+import { BODY_CAP_BYTES } from '../../api/journal.js';
+import { maskCardNumber } from '../../domain/secrets.js';
+
+/** Members removed wherever they are: security codes. */
+const REMOVED = new Set(['security_code', 'cvv', 'cvc', 'cvv2', 'card_cvv']);
+/** Members whose value is replaced: secrets and keys. */
+const SECRET = new Set(['webhook_secret', 'secret', 'password', 'token', 'api_key', 'signing_key', 'authorization', 'private_key']);
+export const REDACTED = '[redacted]';
+
+/** 13 to 19 digits, spaces or dashes between them allowed, that pass the Luhn check: a card number. */
+const DIGIT_RUN = /\d(?:[ -]?\d){12,18}/g;
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** A text with every card number in it masked. */
+export function maskCardNumbers(text: string): string {
+  if (!/\d{4}/.test(text)) return text;
+  return text.replace(DIGIT_RUN, (run) => {
+    const digits = run.replace(/[ -]/g, '');
+    return digits.length >= 13 && luhn(digits) ? maskCardNumber(digits) : run;
+  });
+}
+
+/**
+ * A request body as the journal keeps it: `card.number` masked whatever it holds, any other card number
+ * masked where it stands, security codes removed, secrets replaced.
+ */
+export function redactValue(value: unknown, key = '', parent = ''): unknown {
+  if (typeof value === 'string' || typeof value === 'number') {
+    if (key === 'number' && parent === 'card') return maskCardNumber(String(value));
+    if (typeof value === 'string') return SECRET.has(key) ? REDACTED : maskCardNumbers(value);
+    const text = String(value);
+    const masked = text.length >= 13 ? maskCardNumbers(text) : text;
+    return masked === text ? value : masked;
+  }
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, '', key));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value)) {
+    const lower = name.toLowerCase();
+    if (REMOVED.has(lower)) continue;
+    out[name] = SECRET.has(lower) && member !== null && typeof member !== 'object' ? REDACTED : redactValue(member, lower, key);
+  }
+  return out;
+}
+
+/** An answer's JSON text with secrets' values replaced (the webhook secret's own endpoint, a token). */
+export function redactSecretText(text: string): string {
+  return maskCardNumbers(text.replace(/("(?:webhook_secret|secret|token|signing_key)"\s*:\s*")(?:[^"\\]|\\.)*"/g, `$1${REDACTED}"`));
+}
+
+/** A text within the cap, or its first part marked as cut. */
+export function capped(text: string): string {
+  if (text.length <= BODY_CAP_BYTES / 4) return text;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= BODY_CAP_BYTES) return text;
+  return `${Buffer.from(text).subarray(0, BODY_CAP_BYTES).toString('utf8')}…[cut: ${bytes} bytes]`;
+}
+
+/** A problem's path as a JSON pointer into the body ("payer.cpf_cnpj" -> "/payer/cpf_cnpj"); query and header paths stay named. */
+export function pointer(path: string): string {
+  if (path === '(body)' || path === '') return '';
+  if (/^(query|headers)\./.test(path)) return path;
+  const segments = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter((segment) => segment !== '');
+  return segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}

@@ -1,0 +1,74 @@
+// The inspector's journal on PostgreSQL: as on SQLite (sqlite/journal.ts), one journal for every node
+// of a team. A batch takes the journal's advisory lock first, so ids commit in the order they were
+// given: a reader that saw entry n never sees an entry below n appear later (a cursor misses nothing).
+import type pg from 'pg';
+import type { JournalFilter, JournalReads, JournalState, Writes } from '../port.js';
+import { globToLike, JOURNAL_COLUMNS, journalWhere, toJournalRow } from '../journal-sql.js';
+import type { Row } from '../rows.js';
+
+type Run = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
+
+const NO_STATE: JournalState = { dropped: 0, dropped_upto: 0 };
+
+export function createPgJournalRepo(run: Run, lock: (name: string) => Promise<void>): Writes['journal'] {
+  const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
+
+  const reads: JournalReads = {
+    async list(companyId: number, filter: JournalFilter, after: number, limit: number) {
+      const values: unknown[] = [companyId, after];
+      const param = (value: unknown) => (values.push(value), `$${values.length}`);
+      const where = journalWhere(filter, param, (pattern) => `path LIKE ${param(globToLike(pattern))}`);
+      values.push(limit);
+      return (await rows(`SELECT * FROM journal_entries WHERE company_id = $1 AND id > $2${where} ORDER BY id LIMIT $${values.length}`, values)).map(toJournalRow);
+    },
+    async get(companyId, id) {
+      const [row] = await rows('SELECT * FROM journal_entries WHERE company_id = $1 AND id = $2', [companyId, id]);
+      return row && toJournalRow(row);
+    },
+    async state(companyId) {
+      const [row] = await rows('SELECT dropped, dropped_upto FROM journal_state WHERE company_id = $1', [companyId]);
+      return row ? { dropped: Number(row.dropped), dropped_upto: Number(row.dropped_upto) } : NO_STATE;
+    },
+    async last(companyId) {
+      const [row] = await rows('SELECT MAX(id) AS id FROM journal_entries WHERE company_id = $1', [companyId]);
+      return row?.id === null || row?.id === undefined ? 0 : Number(row.id);
+    },
+  };
+  return {
+    ...reads,
+    async append(entries, keep, lost) {
+      if (entries.length === 0 && (lost?.size ?? 0) === 0) return;
+      await lock('journal');
+      // one INSERT for the batch: a column of values each
+      const columns = JOURNAL_COLUMNS.map((column) => entries.map((entry) => entry[column]));
+      const types = ['bigint', 'text', 'text', 'text', 'text', 'text', 'int', 'bigint', 'text', 'text', 'text'];
+      await run(
+        `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
+         SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
+           WITH ORDINALITY AS t(${JOURNAL_COLUMNS.join(', ')}, n) ORDER BY n`,
+        columns,
+      );
+      const added = new Map<number, number>();
+      for (const entry of entries) added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
+      for (const [companyId, n] of lost ?? []) {
+        await run(`INSERT INTO journal_state (company_id, dropped) VALUES ($1, $2)
+          ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped`, [companyId, n]);
+      }
+      for (const [companyId, n] of added) {
+        const [state] = await rows(`INSERT INTO journal_state (company_id, entries) VALUES ($1, $2)
+          ON CONFLICT (company_id) DO UPDATE SET entries = journal_state.entries + excluded.entries RETURNING entries`, [companyId, n]);
+        const excess = Number(state?.entries ?? 0) - keep;
+        if (excess <= 0) continue;
+        const [boundary] = await rows('SELECT id FROM journal_entries WHERE company_id = $1 ORDER BY id LIMIT 1 OFFSET $2', [companyId, excess - 1]);
+        if (!boundary) continue;
+        const dropped = (await run('DELETE FROM journal_entries WHERE company_id = $1 AND id <= $2', [companyId, boundary.id])).rowCount ?? 0;
+        await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2) WHERE company_id = $3', [dropped, boundary.id, companyId]);
+      }
+    },
+    async clear(companyId) {
+      const removed = (await run('DELETE FROM journal_entries WHERE company_id = $1', [companyId])).rowCount ?? 0;
+      await run('DELETE FROM journal_state WHERE company_id = $1', [companyId]);
+      return removed;
+    },
+  };
+}
