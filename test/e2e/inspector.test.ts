@@ -91,6 +91,11 @@ describe(`the journal (${ENGINE})`, () => {
     expect(page.body.data.map((entry: any) => entry.id)).toContain(entries[0].id);
     const shown = await call(node.url, TOKEN, 'GET', `/api/v2/sandbox/requests/${entries[0].id}`);
     expect(shown.body.response_body.data.id).toBe(created.body.data.id);
+    // a lookup's answer is kept as the record it was
+    const read = await call(node.url, TOKEN, 'GET', `/api/v2/invoices/${created.body.data.secureId}`);
+    const lookup = (await list(node.url, TOKEN, `?method=GET&path=/api/v2/invoices/${created.body.data.secureId}`)).body.data[0];
+    expect(lookup).toMatchObject({ status: 200, invoice_ids: [created.body.data.id] });
+    expect(lookup.response_body).toEqual(read.body);
     // a query that no company token made is not there: /health and the journal's own reads
     await fetch(`${node.url}/health`);
     const paths = (await list(node.url, TOKEN)).body.data.map((entry: any) => entry.path);

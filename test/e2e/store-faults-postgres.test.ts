@@ -145,6 +145,14 @@ describe.skipIf(ENGINE !== 'postgres')('PostgreSQL restarted under two nodes tak
         expect(read.status).toBe(200);
         expect(read.body.externalRef).toBe(key);
       }
+      // the journal kept the requests answered 503 while the database was away, and wrote them once it was back
+      let refused: any[] = [];
+      await until(async () => {
+        const page = await call(nodes[1]!.url, TOKEN, 'GET', '/api/v2/sandbox/requests?status=503&limit=500');
+        refused = page.status === 200 ? page.body.data : [];
+        return refused.length > 0;
+      }, 5000);
+      expect(refused[0]).toMatchObject({ method: 'POST', status: 503, error: 'store_unavailable' });
       const client = new pg.Client({ connectionString: db });
       await client.connect();
       try {

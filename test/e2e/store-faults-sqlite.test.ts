@@ -11,6 +11,7 @@ import { run } from '../support/cli.js';
 import { ENGINE } from '../support/engine.js';
 import { call, killAll, pixBody, removeWorkDirs, startServe, workDir } from '../support/processes.js';
 import { canMountTmpfs, fill, mountTmpfs, type Tmpfs } from '../support/tmpfs.js';
+import { eventually } from '../support/receiver.js';
 
 const TOKEN = 'ci_fixed_token_0123456789';
 const mounts: Tmpfs[] = [];
@@ -70,6 +71,12 @@ describe.skipIf(ENGINE !== 'sqlite')('a full disk under a SQLite database', () =
     expect(after.status).toBe(200);
     acknowledged.push(after.body.data.id);
     expect((await call(node.url, TOKEN, 'GET', '/health')).body).toMatchObject({ status: 'ok' });
+    // the journal (its own file, on the same full disk) kept the requests answered meanwhile, and wrote them once space came back
+    const refused = await eventually(async () => {
+      const page = await call(node.url, TOKEN, 'GET', '/api/v2/sandbox/requests?status=507&limit=500');
+      return page.status === 200 && page.body.data.length >= 2 && page.body;
+    }, 5000, 'the 507s in the journal');
+    expect(refused.data[0]).toMatchObject({ method: 'POST', status: 507, error: 'insufficient_storage' });
 
     expect(node.child.exitCode).toBeNull();
     expect(await node.kill('SIGTERM')).toEqual({ code: 0, signal: null });
@@ -80,6 +87,7 @@ describe.skipIf(ENGINE !== 'sqlite')('a full disk under a SQLite database', () =
     ]);
     expect(node.stderr()).not.toMatch(/^\s+at /m);
     expect(integrity(db)).toBe('ok');
+    expect(integrity(`${db}-requests`)).toBe('ok');
     const file = new Database(db, { readonly: true });
     const kept = file.prepare('SELECT id FROM invoices ORDER BY id').pluck().all();
     file.close();

@@ -6,6 +6,7 @@ import type { ErrorDetail } from '../../api/schemas.js';
 import { maskToken } from '../../domain/secrets.js';
 import { companyTime } from '../sandbox/company-time.js';
 import type { Access, Company, NewJournalEntry } from '../store/port.js';
+import { BODY_CAP_BYTES } from '../../api/journal.js';
 import { capped, pointer, redactSecretText, redactValue } from './redact.js';
 
 /** The request headers kept (lower case); the bearer token is kept as its hint, others are left out. */
@@ -72,13 +73,14 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
   const bearer = /^Bearer\s+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
   const hint = bearer === undefined ? null : maskToken(bearer);
   if (hint) headers.authorization = `Bearer ${hint}`;
-  let text: string | null;
-  if (answer === undefined || answer === null) text = null;
-  else if (typeof answer === 'string') text = answer;
-  else if (Buffer.isBuffer(answer)) text = answer.toString('utf8');
-  else text = JSON.stringify(answer);
-  if (text !== null && input.secret) text = redactSecretText(text);
-  const touched = text === null || status >= 300 ? undefined : recordId(text);
+  // the answer as sent: JSON text, or its bytes (a kept record's), handed on as they are; only an answer
+  // that may hold a secret is read and rewritten
+  let answered: string | Buffer | null;
+  if (answer === undefined || answer === null) answered = null;
+  else if (typeof answer === 'string' || Buffer.isBuffer(answer)) answered = answer;
+  else answered = JSON.stringify(answer);
+  if (answered !== null && input.secret) answered = redactSecretText(answered.toString());
+  const touched = answered === null || status >= 300 ? undefined : recordId(answered);
   const key = request.headers['idempotency-key'];
   const detail: EntryDetail = {
     query: (request.query ?? {}) as Record<string, string | string[]>,
@@ -107,7 +109,7 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
     status,
     invoice_id: touched ?? null,
     request_body: bodyText(request.body),
-    response_body: text === null ? null : capped(text),
+    response_body: answered === null ? null : typeof answered === 'string' ? capped(answered) : answered.length > BODY_CAP_BYTES ? capped(answered.toString()) : answered,
     detail: JSON.stringify(detail),
   };
 }

@@ -28,12 +28,12 @@ function recorder(ctx: ServerContext): JournalRecorder {
   return journal;
 }
 
-const parsed = (text: string | null): unknown => {
+const parsed = (text: string | Buffer | null): unknown => {
   if (text === null) return null;
   try {
-    return JSON.parse(text);
+    return JSON.parse(text.toString());
   } catch {
-    return text; // a receiver's answer that is not JSON, or a body cut at the cap
+    return text.toString(); // a receiver's answer that is not JSON, or a body cut at the cap
   }
 };
 
@@ -210,7 +210,7 @@ export async function findJournal(ctx: ServerContext, company: Company, request:
 
 export async function clearJournal(ctx: ServerContext, company: Company) {
   await recorder(ctx).flush();
-  return { cleared: await ctx.store.transaction((tx) => tx.journal.clear(company.id)) };
+  return { cleared: await ctx.store.journal.clear(company.id) };
 }
 
 /** The open streams, per company, so that a ninth is refused and close() ends them all. */
@@ -219,31 +219,41 @@ export function createStreams() {
   return {
     async stream(ctx: ServerContext, company: Company, request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const journal = recorder(ctx);
-      const query = await listQuery(ctx, company, request.query as Record<string, unknown>, STREAM_PARAMS);
-      const mine = open.get(company.id) ?? new Set();
+      // the slot is taken before anything is awaited: streams opened at once count each other
+      let mine = open.get(company.id);
+      if (!mine) open.set(company.id, (mine = new Set()));
       if (mine.size >= MAX_SUBSCRIBERS) {
         throw new ApiError(429, 'rate_limited', `At most ${MAX_SUBSCRIBERS} journal streams per company at once; close one first.`, undefined, { 'Retry-After': '1' });
       }
-      await journal.flush();
-      const lastEventId = request.headers['last-event-id'];
-      let cursor = typeof lastEventId === 'string' && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId)
-        : (request.query as Record<string, unknown>).after !== undefined ? query.after : await ctx.store.journal.last(company.id);
+      const slots = mine;
+      let ended = false;
+      let heartbeat: NodeJS.Timeout | undefined;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        slots.delete(end);
+        if (slots.size === 0 && open.get(company.id) === slots) open.delete(company.id);
+        clearInterval(heartbeat);
+        if (reply.sent && !reply.raw.writableEnded) reply.raw.end();
+      };
+      slots.add(end);
+      let cursor: number;
+      let query: ListQuery;
+      try {
+        query = await listQuery(ctx, company, request.query as Record<string, unknown>, STREAM_PARAMS);
+        await journal.flush();
+        const lastEventId = request.headers['last-event-id'];
+        cursor = typeof lastEventId === 'string' && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId)
+          : (request.query as Record<string, unknown>).after !== undefined ? query.after : await ctx.store.journal.last(company.id);
+      } catch (error) {
+        end();
+        throw error;
+      }
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       res.write(`retry: 1000\n: journal of company ${company.id}; entries after ${cursor}\n\n`);
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        mine.delete(end);
-        if (mine.size === 0) open.delete(company.id);
-        clearInterval(heartbeat);
-        if (!res.writableEnded) res.end();
-      };
-      mine.add(end);
-      open.set(company.id, mine);
-      const heartbeat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
+      heartbeat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
       request.raw.once('close', end);
       res.once('close', end);
@@ -260,6 +270,7 @@ export function createStreams() {
         if (!res.writableEnded) res.write(`event: error\ndata: ${JSON.stringify({ error: (error as { code?: string }).code ?? 'internal', message: 'the journal could not be read; reconnecting resumes from the last entry' })}\n\n`);
         end();
       }
+      if (!res.writableEnded) res.end(); // ended before it began (the server closing meanwhile)
     },
     /** Ends every stream (the server is closing). */
     closeAll(): void {

@@ -43,13 +43,13 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
     buffer = [];
     lost.clear();
     try {
-      await store.transaction((tx) => tx.journal.append(batch, keep, missing));
+      await store.journal.append(batch, keep, missing);
     } catch (error) {
       // the store is away (or full): the batch waits for the next one, within a bound
       buffer = batch.concat(buffer);
       for (const [company, n] of missing) lost.set(company, (lost.get(company) ?? 0) + n);
       trimBuffer();
-      if (!closed) timer = setTimeout(() => void flush(), 1000).unref();
+      if (!closed) timer = setTimeout(background, 1000).unref();
       throw error;
     }
     const companies = new Set(batch.map((entry) => entry.company_id));
@@ -65,11 +65,12 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
 
   /** One write at a time, in order; a flush during a write waits for it, then writes what came meanwhile. */
   function flush(): Promise<void> {
-    const run = (writing ?? Promise.resolve()).catch(() => undefined).then(write);
-    writing = run.finally(() => {
-      if (writing === guarded) writing = undefined;
+    const run = (writing ?? Promise.resolve()).then(write);
+    const settled = run.then(() => undefined, () => undefined);
+    writing = settled;
+    void settled.then(() => {
+      if (writing === settled) writing = undefined;
     });
-    const guarded = writing;
     return run;
   }
 

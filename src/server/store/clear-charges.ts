@@ -14,7 +14,10 @@ export const CHARGE_TABLES = [
   'company_paid_months',
 ] as const;
 
-/** The inspector's journal goes too; its ids go on from where they were (a cursor held across a reset stays valid). */
+/**
+ * The inspector's journal goes too; its ids go on from where they were (a cursor held across a reset stays
+ * valid). PostgreSQL keeps it in these tables; SQLite in a file of its own, emptied by its store.
+ */
 export const JOURNAL_TABLES = ['journal_entries', 'journal_state'] as const;
 
 export const RESET_COMPANIES = [
@@ -23,4 +26,4 @@ export const RESET_COMPANIES = [
 ];
 
 /** SQLite has no TRUNCATE: one DELETE a table, in order. */
-export const CLEAR_CHARGES = [...[...CHARGE_TABLES, ...JOURNAL_TABLES].map((table) => `DELETE FROM ${table}`), ...RESET_COMPANIES];
+export const CLEAR_CHARGES = [...CHARGE_TABLES.map((table) => `DELETE FROM ${table}`), ...RESET_COMPANIES];

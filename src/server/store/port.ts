@@ -330,7 +330,8 @@ export interface NewJournalEntry {
   /** the first charge it touched (filters go by it); all of them are in `detail` */
   invoice_id: number | null;
   request_body: string | null;
-  response_body: string | null;
+  /** (a Buffer: the UTF-8 bytes of the JSON text as answered, handed over without decoding them) */
+  response_body: string | Buffer | null;
   /** the entry's other members, JSON text */
   detail: string;
 }
@@ -367,6 +368,22 @@ export interface JournalReads {
   last(companyId: number): Promise<number>;
 }
 
+/**
+ * The journal's own door, beside the charges' transactions and never inside one: its batches commit by
+ * themselves (SQLite: in a file of their own, written off the main thread), so a journal that fails or
+ * lags never holds up or rolls back a charge.
+ */
+export interface JournalStore extends JournalReads {
+  /**
+   * Appends the entries in order (each gets the next id: ids only grow, across companies and nodes),
+   * then drops each company's oldest beyond `keep`, counting them; `lost` adds entries that never
+   * reached the store (a full buffer while it was away) to a company's count.
+   */
+  append(entries: NewJournalEntry[], keep: number, lost?: ReadonlyMap<number, number>): Promise<void>;
+  /** removes the company's entries and zeroes its count of dropped ones; answers how many were removed */
+  clear(companyId: number): Promise<number>;
+}
+
 /** Whose key it is: one key per company and operation. */
 export interface KeyScope {
   companyId: number;
@@ -383,7 +400,6 @@ export interface Reads {
   invoices: InvoiceReads;
   events: EventReads;
   idempotency: IdempotencyReads;
-  journal: JournalReads;
 }
 
 export interface Writes {
@@ -456,16 +472,6 @@ export interface Writes {
     /** Sends the event again from a fresh retry budget (history kept). */
     requeue(id: number, at: string): Promise<void>;
   };
-  journal: JournalReads & {
-    /**
-     * Appends the entries in order (each gets the next id: ids only grow, across companies and nodes),
-     * then drops each company's oldest beyond `keep`, counting them; `lost` adds entries that never
-     * reached the store (a full buffer while it was away) to a company's count.
-     */
-    append(entries: NewJournalEntry[], keep: number, lost?: ReadonlyMap<number, number>): Promise<void>;
-    /** removes the company's entries and zeroes its count of dropped ones; answers how many were removed */
-    clear(companyId: number): Promise<number>;
-  };
   idempotency: IdempotencyReads & {
     /**
      * Claims a key for this transaction by inserting it under its unique index (not an upsert), or by
@@ -511,6 +517,8 @@ export interface Store extends Reads {
    * nodes on several machines share one CA); absent: a key folder on this machine (SQLite).
    */
   readonly keyVault?: KeyVault;
+  /** the inspector's journal: what the server received and every postback attempt (src/server/journal) */
+  readonly journal: JournalStore;
   /** ok, or what is wrong with the database now: unreachable, full, damaged, being checked (faults.ts) */
   health(): StoreHealth;
   /** Calls listener when the health changes (the one before it second); returns the unsubscribe. */

@@ -14,6 +14,7 @@ import { isConnectionLoss, maskedUrl, pgFault } from './faults.js';
 import { createPgKeyVault } from './key-vault.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { watchEvents } from '../watch-events.js';
+import { createPgJournal, type RawTransaction } from './journal.js';
 import { createPgRepos, type Queryable } from './repos.js';
 
 const CHANNEL = 'pinvoice_events';
@@ -148,6 +149,25 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     }) as Queryable['query'],
   };
   const reads: Reads = createPgRepos(guarded);
+  /** A transaction of raw statements (the journal's batches): no events, no charges, faults translated. */
+  const rawTransaction: RawTransaction = async (fn) => {
+    gate();
+    const client = await pool.connect().catch((error: unknown) => Promise.reject(fail(error)));
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      const said = fail(error);
+      broken = isConnectionLoss(error);
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      throw said;
+    } finally {
+      client.release(broken || undefined);
+    }
+  };
   const listeners = new Set<() => void>();
   const changeListeners = new Set<() => void>();
   const wake = () => listeners.forEach((fn) => fn());
@@ -195,6 +215,7 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     pool,
     keyVault: createPgKeyVault(guarded),
     ...reads,
+    journal: createPgJournal(guarded, rawTransaction),
     async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
       gate();
       const client = await pool.connect().catch((error: unknown) => Promise.reject(fail(error)));

@@ -1,16 +1,20 @@
 // The inspector's journal on PostgreSQL: as on SQLite (sqlite/journal.ts), one journal for every node
 // of a team. A batch takes the journal's advisory lock first, so ids commit in the order they were
 // given: a reader that saw entry n never sees an entry below n appear later (a cursor misses nothing).
-import type pg from 'pg';
-import type { JournalFilter, JournalReads, JournalState, Writes } from '../port.js';
+import type { JournalFilter, JournalReads, JournalState, JournalStore } from '../port.js';
 import { globToLike, JOURNAL_COLUMNS, journalWhere, toJournalRow } from '../journal-sql.js';
 import type { Row } from '../rows.js';
-
-type Run = (sql: string, params?: unknown[]) => Promise<pg.QueryResult>;
+import { prepared, type Queryable } from './repos.js';
 
 const NO_STATE: JournalState = { dropped: 0, dropped_upto: 0 };
 
-export function createPgJournalRepo(run: Run, lock: (name: string) => Promise<void>): Writes['journal'] {
+/** Runs fn in a transaction of its own, on one connection of the pool (the store's faults translated). */
+export type RawTransaction = <T>(fn: (db: Queryable) => Promise<T>) => Promise<T>;
+
+/** `db` reads (the pool); `transaction` gives each batch and clear a transaction of its own. */
+export function createPgJournal(db: Queryable, transaction: RawTransaction): JournalStore {
+  const runOn = (on: Queryable) => (sql: string, params: unknown[] = []) => on.query(prepared(sql, params));
+  const run = runOn(db);
   const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
 
   const reads: JournalReads = {
@@ -36,11 +40,15 @@ export function createPgJournalRepo(run: Run, lock: (name: string) => Promise<vo
   };
   return {
     ...reads,
-    async append(entries, keep, lost) {
+    append: (entries, keep, lost) => transaction(async (tx) => {
       if (entries.length === 0 && (lost?.size ?? 0) === 0) return;
-      await lock('journal');
+      const run = runOn(tx);
+      const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
+      // one batch at a time across the team: ids then commit in the order they were given
+      await run('SELECT pg_advisory_xact_lock(hashtext($1))', ['journal']);
       // one INSERT for the batch: a column of values each
-      const columns = JOURNAL_COLUMNS.map((column) => entries.map((entry) => entry[column]));
+      // (an answer's bytes become its text: a Buffer would go as bytea's hex)
+      const columns = JOURNAL_COLUMNS.map((column) => entries.map((entry) => (Buffer.isBuffer(entry[column]) ? entry[column].toString() : entry[column])));
       const types = ['bigint', 'text', 'text', 'text', 'text', 'text', 'int', 'bigint', 'text', 'text', 'text'];
       await run(
         `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
@@ -64,11 +72,12 @@ export function createPgJournalRepo(run: Run, lock: (name: string) => Promise<vo
         const dropped = (await run('DELETE FROM journal_entries WHERE company_id = $1 AND id <= $2', [companyId, boundary.id])).rowCount ?? 0;
         await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2) WHERE company_id = $3', [dropped, boundary.id, companyId]);
       }
-    },
-    async clear(companyId) {
+    }),
+    clear: (companyId) => transaction(async (tx) => {
+      const run = runOn(tx);
       const removed = (await run('DELETE FROM journal_entries WHERE company_id = $1', [companyId])).rowCount ?? 0;
       await run('DELETE FROM journal_state WHERE company_id = $1', [companyId]);
       return removed;
-    },
+    }),
   };
 }

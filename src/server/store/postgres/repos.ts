@@ -11,7 +11,6 @@ import {
 } from '../rows.js';
 import { CHARGE_TABLES, JOURNAL_TABLES, RESET_COMPANIES } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
-import { createPgJournalRepo } from './journal.js';
 import { AGGREGATE_BY_ID, AGGREGATE_BY_SECURE_ID, pageStatement, toAggregate } from './charges.js';
 import {
   TokenNameTaken,
@@ -23,7 +22,7 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 // Every statement is a named prepared statement: each connection parses and plans it once, then
 // only binds and runs it (the name is a digest of its text, so one text is one statement).
 const statementNames = new Map<string, string>();
-function prepared(text: string, values: unknown[]): pg.QueryConfig {
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
   let name = statementNames.get(text);
   if (name === undefined) {
     name = `p_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
@@ -311,7 +310,6 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         await exec("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2", [at, id]);
       },
     },
-    journal: createPgJournalRepo(exec, (name) => exec('SELECT pg_advisory_xact_lock(hashtext($1))', [name]).then(() => undefined)),
     idempotency: {
       async get(companyId, operation, key) {
         const row = await one('SELECT request_hash, status_code, response, created_at FROM idempotency_keys WHERE company_id = $1 AND operation = $2 AND key = $3', [companyId, operation, key]);

@@ -13,6 +13,7 @@ import { MEMORY, openDatabase, openReader, type Db, type OpenOptions } from './d
 import { damagedFault, sqliteFault } from './faults.js';
 import { watchEvents } from '../watch-events.js';
 import { createRepos } from './repos.js';
+import { fileJournal, memoryJournal } from './journal-file.js';
 
 export interface SqliteStore extends Store {
   readonly engine: 'sqlite';
@@ -138,7 +139,7 @@ function queuedReads(reads: Reads, enqueue: (run: () => Promise<unknown>) => Pro
     Object.fromEntries(
       Object.entries(repo).map(([name, fn]) => [name, (...args: unknown[]) => enqueue(() => (fn as (...a: unknown[]) => Promise<unknown>)(...args))]),
     ) as T;
-  return { companies: wrap(reads.companies), invoices: wrap(reads.invoices), events: wrap(reads.events), idempotency: wrap(reads.idempotency), journal: wrap(reads.journal) };
+  return { companies: wrap(reads.companies), invoices: wrap(reads.invoices), events: wrap(reads.events), idempotency: wrap(reads.idempotency) };
 }
 
 export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}): SqliteStore {
@@ -198,6 +199,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
   });
   // A read on the writer connection must not see a transaction's uncommitted work: it waits for its turn.
   const reads: Reads = guardRepos(reader ? createRepos(reader) : queuedReads(writes, (run) => enqueue(run, false)), fail);
+  const journal = reader ? fileJournal(path) : memoryJournal(db, enqueue);
   if (unchecked) checkLater();
 
   /** A large file: checked in a worker while the server answers; writes wait for it. */
@@ -243,7 +245,12 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     ...(dataVersion && { changeMark }),
     db,
     ...reads,
-    transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => enqueue(fn),
+    journal,
+    // clearing the charges empties the journal too (its ids go on: a cursor stays one)
+    transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => enqueue((tx) => fn(reader ? { ...tx, clearCharges: async () => {
+      await tx.clearCharges();
+      await journal.clearAll();
+    } } : tx)),
     onEventsRecorded(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -261,6 +268,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
       await enqueue(async () => undefined, false);
       // a damaged file: the writer goes first, while the reader's open connection keeps it from checkpointing into the file
       if (damaged && db.open) db.close();
+      await journal.close();
       reader?.close();
       if (db.open) db.close();
     },

@@ -1,41 +1,52 @@
-// The inspector's journal on SQLite: entries appended in batches (one transaction a batch, by the
-// server's journal), each company's window kept to `keep` by dropping its oldest, counted.
-import type { JournalFilter, JournalReads, JournalState, Writes } from '../port.js';
+// The inspector's journal on SQLite: entries appended in batches, each company's window kept to `keep`
+// by dropping its oldest, counted. The tables live in a file of their own beside the database
+// (journal-file.ts): a batch never waits for the charges' writer, nor holds it up.
+import { chmodSync, existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { JournalFilter, JournalReads, JournalState, JournalStore } from '../port.js';
 import { globToGlob, JOURNAL_COLUMNS, journalWhere, toJournalRow } from '../journal-sql.js';
 import type { Row } from '../rows.js';
 import type { Db } from './database.js';
 
+/**
+ * The journal's tables. AUTOINCREMENT: an id is never given twice, not even after a clear, so a cursor
+ * stays a cursor. A company's entries in id order are its window; those of a charge have their own
+ * index. journal_state counts each company's entries and those dropped from its window.
+ */
+export const JOURNAL_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS journal_entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    company_id INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    sandbox_at TEXT NOT NULL,
+    direction TEXT NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    status INTEGER,
+    invoice_id INTEGER,
+    request_body TEXT,
+    response_body TEXT,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS journal_company ON journal_entries(company_id, id);
+  CREATE INDEX IF NOT EXISTS journal_invoice ON journal_entries(company_id, invoice_id, id) WHERE invoice_id IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS journal_state (
+    company_id INTEGER PRIMARY KEY,
+    entries INTEGER NOT NULL DEFAULT 0,
+    dropped INTEGER NOT NULL DEFAULT 0,
+    dropped_upto INTEGER NOT NULL DEFAULT 0
+  );
+`;
+
 const NO_STATE: JournalState = { dropped: 0, dropped_upto: 0 };
 
-export function createJournalRepo(db: Db): Writes['journal'] {
-  const insert = db.prepare(`INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')}) VALUES (${JOURNAL_COLUMNS.map((c) => `@${c}`).join(', ')})`);
-  const count = db.prepare<[number, number]>(`
-    INSERT INTO journal_state (company_id, entries) VALUES (?, ?)
-    ON CONFLICT (company_id) DO UPDATE SET entries = entries + excluded.entries RETURNING entries`);
-  const nth = db.prepare<[number, number], { id: number }>('SELECT id FROM journal_entries WHERE company_id = ? ORDER BY id LIMIT 1 OFFSET ?');
-  const dropUpTo = db.prepare<[number, number]>('DELETE FROM journal_entries WHERE company_id = ? AND id <= ?');
-  const counted = db.prepare<[number, number, number, number]>('UPDATE journal_state SET entries = entries - ?, dropped = dropped + ?, dropped_upto = MAX(dropped_upto, ?) WHERE company_id = ?');
-  const lostOnly = db.prepare<[number, number]>(`
-    INSERT INTO journal_state (company_id, dropped) VALUES (?, ?)
-    ON CONFLICT (company_id) DO UPDATE SET dropped = dropped + excluded.dropped`);
+/** The journal's reads over a connection. */
+export function createJournalReads(db: Db): JournalReads {
   const state = db.prepare<[number], JournalState>('SELECT dropped, dropped_upto FROM journal_state WHERE company_id = ?');
   const byId = db.prepare<[number, number], Row>('SELECT * FROM journal_entries WHERE company_id = ? AND id = ?');
   const last = db.prepare<[number], { id: number | null }>('SELECT MAX(id) AS id FROM journal_entries WHERE company_id = ?');
-  const clearEntries = db.prepare<[number]>('DELETE FROM journal_entries WHERE company_id = ?');
-  const clearState = db.prepare<[number]>('DELETE FROM journal_state WHERE company_id = ?');
   const lists = new Map<string, { all: (...values: unknown[]) => unknown[] }>();
-
-  /** Keeps the company's newest `keep`: drops the oldest beyond, in one indexed range. */
-  function trim(companyId: number, entries: number, keep: number): void {
-    const excess = entries - keep;
-    if (excess <= 0) return;
-    const boundary = nth.get(companyId, excess - 1);
-    if (!boundary) return;
-    const dropped = dropUpTo.run(companyId, boundary.id).changes;
-    counted.run(dropped, dropped, boundary.id, companyId);
-  }
-
-  const reads: JournalReads = {
+  return {
     async list(companyId: number, filter: JournalFilter, after: number, limit: number) {
       const values: unknown[] = [companyId, after];
       const where = journalWhere(filter, (value) => (values.push(value), '?'), (pattern) => (values.push(globToGlob(pattern)), 'path GLOB ?'));
@@ -55,25 +66,84 @@ export function createJournalRepo(db: Db): Writes['journal'] {
       return last.get(companyId)?.id ?? 0;
     },
   };
+}
+
+export interface JournalWrites {
+  append(entries: Parameters<JournalStore['append']>[0], keep: number, lost?: ReadonlyMap<number, number>): void;
+  clear(companyId: number): number;
+  clearAll(): void;
+}
+
+/** What changes the journal, synchronously, each call in one transaction of its own (a savepoint inside the caller's). */
+export function createJournalWrites(db: Db): JournalWrites {
+  const insert = db.prepare(`INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')}) VALUES (${JOURNAL_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+  const count = db.prepare<[number, number], { entries: number }>(`
+    INSERT INTO journal_state (company_id, entries) VALUES (?, ?)
+    ON CONFLICT (company_id) DO UPDATE SET entries = entries + excluded.entries RETURNING entries`);
+  const nth = db.prepare<[number, number], { id: number }>('SELECT id FROM journal_entries WHERE company_id = ? ORDER BY id LIMIT 1 OFFSET ?');
+  const dropUpTo = db.prepare<[number, number]>('DELETE FROM journal_entries WHERE company_id = ? AND id <= ?');
+  const counted = db.prepare<[number, number, number, number]>('UPDATE journal_state SET entries = entries - ?, dropped = dropped + ?, dropped_upto = MAX(dropped_upto, ?) WHERE company_id = ?');
+  const lostOnly = db.prepare<[number, number]>(`
+    INSERT INTO journal_state (company_id, dropped) VALUES (?, ?)
+    ON CONFLICT (company_id) DO UPDATE SET dropped = dropped + excluded.dropped`);
+  const clearEntries = db.prepare<[number]>('DELETE FROM journal_entries WHERE company_id = ?');
+  const clearState = db.prepare<[number]>('DELETE FROM journal_state WHERE company_id = ?');
+
+  /** Keeps the company's newest `keep`: drops the oldest beyond, in one indexed range. */
+  function trim(companyId: number, entries: number, keep: number): void {
+    const excess = entries - keep;
+    if (excess <= 0) return;
+    const boundary = nth.get(companyId, excess - 1);
+    if (!boundary) return;
+    const dropped = dropUpTo.run(companyId, boundary.id).changes;
+    counted.run(dropped, dropped, boundary.id, companyId);
+  }
+
+  const append = db.transaction((entries: Parameters<JournalStore['append']>[0], keep: number, lost?: ReadonlyMap<number, number>) => {
+    const added = new Map<number, number>();
+    for (const entry of entries) {
+      insert.run(entry as unknown as Record<string, unknown>);
+      added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
+    }
+    for (const [companyId, n] of lost ?? []) lostOnly.run(companyId, n);
+    for (const [companyId, n] of added) trim(companyId, (count.get(companyId, n) as { entries: number }).entries, keep);
+  });
+  const clear = db.transaction((companyId: number): number => {
+    const removed = clearEntries.run(companyId).changes;
+    clearState.run(companyId);
+    return removed;
+  });
   return {
-    ...reads,
-    async append(entries, keep, lost) {
-      const added = new Map<number, number>();
-      for (const entry of entries) {
-        insert.run(entry as unknown as Record<string, unknown>);
-        added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
-      }
-      for (const [companyId, n] of lost ?? []) lostOnly.run(companyId, n);
-      for (const [companyId, n] of added) {
-        const { entries: total } = count.get(companyId, n) as { entries: number };
-        trim(companyId, total, keep);
-      }
-    },
-    async clear(companyId) {
-      const removed = clearEntries.run(companyId).changes;
-      clearState.run(companyId);
-      return removed;
-    },
+    append: (entries, keep, lost) => void append(entries, keep, lost),
+    clear: (companyId) => clear(companyId),
+    clearAll: db.transaction(() => {
+      db.prepare('DELETE FROM journal_entries').run();
+      db.prepare('DELETE FROM journal_state').run();
+    }),
   };
 }
 
+/** The journal's file beside a database file: `<db>-requests` (SQLite adds its -wal and -shm). */
+export const journalFileOf = (dbPath: string) => `${dbPath}-requests`;
+
+/**
+ * Opens the journal's file, in WAL mode, its tables made; creates it owner-only when it is not there
+ * (SQLite gives its -wal and -shm the file's own mode). The writer thread opens it once it exists: a
+ * worker may not set the process's umask.
+ */
+export function openJournalFile(file: string): Db {
+  const created = !existsSync(file);
+  const previousMask = created ? process.umask(0o077) : undefined;
+  try {
+    const db = new Database(file);
+    if (created) chmodSync(file, 0o600);
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    // a crash may lose the last batches, which is what the journal promises; never a charge (another file)
+    db.pragma('synchronous = NORMAL');
+    db.exec(JOURNAL_SCHEMA);
+    return db;
+  } finally {
+    if (previousMask !== undefined) process.umask(previousMask);
+  }
+}

@@ -300,32 +300,4 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX invoices_pix_txid;
   CREATE INDEX invoices_pix_txid ON invoices(pix_txid) WHERE pix_txid IS NOT NULL;
   `,
-  // 12: the inspector's journal: what the server received with a company's tokens and every postback
-  // attempt, redacted before it is written. AUTOINCREMENT: an id is never given twice, not even after a
-  // clear, so a cursor stays a cursor. A company's entries in id order are its window; those of a charge
-  // have their own index. journal_state counts each company's entries and those dropped from the window.
-  `
-  CREATE TABLE journal_entries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    company_id INTEGER NOT NULL REFERENCES companies(id),
-    at TEXT NOT NULL,
-    sandbox_at TEXT NOT NULL,
-    direction TEXT NOT NULL,
-    method TEXT NOT NULL,
-    path TEXT NOT NULL,
-    status INTEGER,
-    invoice_id INTEGER,
-    request_body TEXT,
-    response_body TEXT,
-    detail TEXT NOT NULL
-  );
-  CREATE INDEX journal_company ON journal_entries(company_id, id);
-  CREATE INDEX journal_invoice ON journal_entries(company_id, invoice_id, id) WHERE invoice_id IS NOT NULL;
-  CREATE TABLE journal_state (
-    company_id INTEGER PRIMARY KEY REFERENCES companies(id),
-    entries INTEGER NOT NULL DEFAULT 0,
-    dropped INTEGER NOT NULL DEFAULT 0,
-    dropped_upto INTEGER NOT NULL DEFAULT 0
-  );
-  `,
 ];

@@ -15,7 +15,6 @@ import {
 import { CLEAR_CHARGES } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
 import { createChargeReads } from './charges.js';
-import { createJournalRepo } from './journal.js';
 import type { Db } from './database.js';
 
 export function createRepos(db: Db): Writes {
@@ -332,7 +331,6 @@ export function createRepos(db: Db): Writes {
         requeue.run(at, id);
       },
     },
-    journal: createJournalRepo(db),
     idempotency: {
       async get(companyId, operation, key): Promise<StoredAnswer | undefined> {
         const row = answer.get(companyId, operation, key);

@@ -1,0 +1,130 @@
+// The SQLite store's journal door (port.ts JournalStore). For a database file, the journal lives in a
+// file of its own beside it (`<db>-requests`), written by a thread of its own (journal-worker.ts): a
+// batch never waits for the charges' writer, never holds it up, and costs the main thread only its
+// hand-over; reads go through a connection of the main thread, which in WAL mode never waits for the
+// writer. Several processes on one database share the one journal file. In memory, the tables sit in
+// the one database and batches go through the store's writer queue.
+//
+// Running from source (the tests' transform, no compiled worker beside this file), the file is written
+// on the main thread instead: the same statements, only not off the thread.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { StoreFault } from '../faults.js';
+import type { JournalStore, Writes } from '../port.js';
+import type { Db } from './database.js';
+import { sqliteFault } from './faults.js';
+import { createJournalReads, createJournalWrites, journalFileOf, JOURNAL_SCHEMA, openJournalFile } from './journal.js';
+import type { JournalAnswer, JournalCall } from './journal-worker.js';
+
+export interface SqliteJournal extends JournalStore {
+  /** empties the journal (clearCharges) */
+  clearAll(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A journal fault in words that name the journal's file (a full disk, a damaged file), or the error as it came. */
+const journalFault = (error: unknown, file: string): unknown => {
+  const fault = sqliteFault(error, file);
+  return fault ? new StoreFault(fault.code, `The journal: ${fault.message}`, fault.retryAfter) : error;
+};
+
+/** In memory: the tables in the database itself, every call through the writer's queue. */
+export function memoryJournal(db: Db, enqueue: <T>(run: (tx: Writes) => Promise<T>, write?: boolean) => Promise<T>): SqliteJournal {
+  db.exec(JOURNAL_SCHEMA);
+  const reads = createJournalReads(db);
+  const writes = createJournalWrites(db);
+  return {
+    list: (...args) => enqueue(() => reads.list(...args), false),
+    get: (...args) => enqueue(() => reads.get(...args), false),
+    state: (...args) => enqueue(() => reads.state(...args), false),
+    last: (...args) => enqueue(() => reads.last(...args), false),
+    append: (entries, keep, lost) => enqueue(async () => writes.append(entries, keep, lost)),
+    clear: (companyId) => enqueue(async () => writes.clear(companyId)),
+    clearAll: () => enqueue(async () => writes.clearAll()),
+    close: async () => undefined,
+  };
+}
+
+const WORKER = new URL('./journal-worker.js', import.meta.url);
+
+/** A database file's journal: its own file, written by its own thread where the compiled worker is at hand. */
+export function fileJournal(dbPath: string): SqliteJournal {
+  const file = journalFileOf(dbPath);
+  // made here, synchronously: the file and its tables exist before anything reads them
+  const reader = openJournalFile(file);
+  const reads = createJournalReads(reader);
+  const guard = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A) => fn(...args).catch((error: unknown) => Promise.reject(journalFault(error, file)));
+  const readDoor = { list: guard(reads.list), get: guard(reads.get), state: guard(reads.state), last: guard(reads.last) };
+
+  if (!existsSync(fileURLToPath(WORKER))) {
+    const writes = createJournalWrites(reader);
+    const now = <R>(fn: () => R) => new Promise<R>((resolve, reject) => {
+      try {
+        resolve(fn());
+      } catch (error) {
+        reject(journalFault(error, file));
+      }
+    });
+    return {
+      ...readDoor,
+      append: (entries, keep, lost) => now(() => writes.append(entries, keep, lost)),
+      clear: (companyId) => now(() => writes.clear(companyId)),
+      clearAll: () => now(() => writes.clearAll()),
+      close: async () => void reader.close(),
+    };
+  }
+
+  let next = 0;
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  let closing = false;
+  let worker: Worker | undefined;
+  /** The writer thread, started again on the next call if it stopped (it never should: its calls answer their errors). */
+  const writer = (): Worker => {
+    if (worker) return worker;
+    const started = new Worker(WORKER, { workerData: { file } });
+    started.unref();
+    started.on('message', (answer: JournalAnswer) => {
+      const call = waiting.get(answer.id);
+      if (!call) return;
+      waiting.delete(answer.id);
+      if (answer.ok) call.resolve(answer.value);
+      else call.reject(journalFault(Object.assign(new Error(answer.message), answer.code === undefined ? {} : { code: answer.code }), file));
+    });
+    const stopped = (error: Error) => {
+      if (worker !== started) return;
+      worker = undefined;
+      for (const call of waiting.values()) {
+        call.reject(new StoreFault('store_unavailable', `The journal's writer stopped (${error.message}); it starts again with the next batch.`, 1));
+      }
+      waiting.clear();
+    };
+    started.on('error', stopped);
+    started.on('exit', (code) => stopped(new Error(`it exited with code ${code}`)));
+    return (worker = started);
+  };
+  const call = <R>(op: JournalCall['op'], args: unknown[]): Promise<R> => {
+    if (closing && op !== 'close') return Promise.reject(new StoreFault('store_unavailable', 'The journal is closed.', 1));
+    const id = ++next;
+    return new Promise<R>((resolve, reject) => {
+      waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      writer().postMessage({ id, op, args } as JournalCall);
+    });
+  };
+  return {
+    ...readDoor,
+    append: (entries, keep, lost) => call('append', [entries, keep, lost]),
+    clear: (companyId) => call('clear', [companyId]),
+    clearAll: () => call('clearAll', []),
+    async close() {
+      closing = true;
+      const running = worker;
+      if (running) {
+        await call('close', []).catch(() => undefined);
+        worker = undefined;
+        await running.terminate();
+      }
+      reader.close();
+    },
+  };
+}
