@@ -148,6 +148,15 @@ describe(`the journal (${ENGINE})`, () => {
     expect(took).toBeGreaterThanOrEqual(200);
     expect(took).toBeLessThan(1500);
 
+    // a find waits the same way, for a match of its pattern
+    const t1 = Date.now();
+    const finding = call(node.url, TOKEN, 'POST', '/api/v2/sandbox/requests/find?wait=10', { method: 'DELETE', path: '/api/v2/sandbox/chaos' });
+    setTimeout(() => void call(node.url, TOKEN, 'DELETE', '/api/v2/sandbox/chaos'), 200);
+    const found = await finding;
+    expect(found.body.data).toHaveLength(1);
+    expect(Date.now() - t1).toBeGreaterThanOrEqual(200);
+    expect(Date.now() - t1).toBeLessThan(1500);
+
     const miss = await call(node.url, TOKEN, 'POST', '/api/v2/sandbox/requests/find', { method: 'POST', path: '/api/v2/invoices', body: { payer: { cpf_cnpj: '000.000.000-00' } } });
     expect(miss.status).toBe(200);
     expect(miss.body.data).toEqual([]);

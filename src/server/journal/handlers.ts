@@ -119,23 +119,29 @@ async function listQuery(ctx: ServerContext, company: Company, raw: Record<strin
   return { filter, after: whole('after', 0, Number.MAX_SAFE_INTEGER, 0), limit: whole('limit', 1, MAX_LIMIT, DEFAULT_LIMIT), waitMs, any };
 }
 
-/** Resolves after this process writes an entry of the company, after LOOK_MS (another node's may be there), or when the request is gone. */
+/**
+ * Resolves after this process writes an entry of the company, after LOOK_MS (another node's may be
+ * there), or when the client's connection closes. (The request itself is over once its body is read:
+ * its own 'close' says nothing about the client.)
+ */
 function nextLook(journal: JournalRecorder, companyId: number, ms: number, request: FastifyRequest): Promise<void> {
+  const socket = request.raw.socket;
   return new Promise((resolve) => {
     let off = () => undefined as unknown;
     const done = () => {
       clearTimeout(timer);
       off();
-      request.raw.off('close', done);
+      socket?.off('close', done);
       resolve();
     };
     const timer = setTimeout(done, Math.max(0, Math.min(ms, LOOK_MS)));
     off = journal.onWritten((companies) => companies.has(companyId) && done());
-    request.raw.once('close', done);
+    socket?.once('close', done);
   });
 }
 
-const gone = (request: FastifyRequest) => request.raw.destroyed || request.raw.socket?.destroyed === true;
+/** The client hung up: nobody waits for the answer. */
+const gone = (request: FastifyRequest) => request.raw.socket?.destroyed !== false;
 
 export async function listJournal(ctx: ServerContext, company: Company, request: FastifyRequest): Promise<JournalPage> {
   const journal = recorder(ctx);
@@ -255,7 +261,7 @@ export function createStreams() {
       res.write(`retry: 1000\n: journal of company ${company.id}; entries after ${cursor}\n\n`);
       heartbeat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
-      request.raw.once('close', end);
+      request.raw.socket?.once('close', end);
       res.once('close', end);
       try {
         while (!ended) {

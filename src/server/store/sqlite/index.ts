@@ -247,10 +247,10 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     ...reads,
     journal,
     // clearing the charges empties the journal too (its ids go on: a cursor stays one)
-    transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => enqueue((tx) => fn(reader ? { ...tx, clearCharges: async () => {
+    transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => enqueue((tx) => fn({ ...tx, clearCharges: async () => {
       await tx.clearCharges();
       await journal.clearAll();
-    } } : tx)),
+    } })),
     onEventsRecorded(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -18,7 +18,7 @@ import { createJournalReads, createJournalWrites, journalFileOf, JOURNAL_SCHEMA,
 import type { JournalAnswer, JournalCall } from './journal-worker.js';
 
 export interface SqliteJournal extends JournalStore {
-  /** empties the journal (clearCharges) */
+  /** empties the journal (clearCharges, inside its transaction: in memory, on the transaction's own connection) */
   clearAll(): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,7 +41,7 @@ export function memoryJournal(db: Db, enqueue: <T>(run: (tx: Writes) => Promise<
     last: (...args) => enqueue(() => reads.last(...args), false),
     append: (entries, keep, lost) => enqueue(async () => writes.append(entries, keep, lost)),
     clear: (companyId) => enqueue(async () => writes.clear(companyId)),
-    clearAll: () => enqueue(async () => writes.clearAll()),
+    clearAll: async () => writes.clearAll(),
     close: async () => undefined,
   };
 }
