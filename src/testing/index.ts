@@ -4,9 +4,10 @@
 // See docs/testing.md.
 export { startSandbox } from './start.js';
 export { WebhookTimeoutError } from './webhooks.js';
+export { RequestNotFoundError } from './request-not-found.js';
 export { ApiRequestError } from '../client/errors.js';
 export type {
-  ChaosControl, ChaosRequest, ChaosRule, ClockControl, CreatedInvoice, CreateInvoiceRequest, Delivery, Engine, Enterprise, EventType,
-  NextOptions, PostbackBody, RefundRequest, Sandbox, SandboxApi, SandboxClock, SandboxOptions, StartSandbox, ThreeDSRequest, Transaction,
-  WebhookReceiver, WriteOptions,
+  ChaosControl, ChaosRequest, ChaosRule, ClockControl, CreatedInvoice, CreateInvoiceRequest, Delivery, Difference, Engine, Enterprise, EventType,
+  JournalEntry, NearMiss, NextOptions, PostbackBody, Problem, RefundRequest, RequestPattern, RequestWaitOptions, Sandbox, SandboxApi, SandboxClock,
+  SandboxOptions, SandboxRequests, StartSandbox, ThreeDSRequest, Transaction, WebhookReceiver, WriteOptions,
 } from './types.js';

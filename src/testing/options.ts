@@ -18,7 +18,7 @@ export interface Start {
 }
 
 export function checkedStart(options: SandboxOptions): Start {
-  const { seed, clock, fixtures, postbackAttempts } = options;
+  const { seed, clock, fixtures, postbackAttempts, journal } = options;
   if (seed !== undefined) {
     try {
       seedText(seed);
@@ -29,7 +29,13 @@ export function checkedStart(options: SandboxOptions): Start {
   if (postbackAttempts !== undefined && !(Number.isInteger(postbackAttempts) && postbackAttempts >= 1)) {
     throw new RangeError(`startSandbox: postbackAttempts must be a whole number of at least 1, not ${JSON.stringify(postbackAttempts)}`);
   }
-  const settings: ServerSettings = postbackAttempts === undefined ? {} : { postbacks: { attempts: postbackAttempts } };
+  if (journal !== undefined && !(Number.isInteger(journal) && journal >= 0)) {
+    throw new RangeError(`startSandbox: journal must be a whole number of entries, 0 (off) or more, not ${JSON.stringify(journal)}`);
+  }
+  const settings: ServerSettings = {
+    ...(postbackAttempts !== undefined && { postbacks: { attempts: postbackAttempts } }),
+    ...(journal !== undefined && { journal }),
+  };
   return { settings, seed, clock: serverClock(clock, seed), fixtures, version: packageVersion() };
 }
 

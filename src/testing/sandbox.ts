@@ -7,8 +7,10 @@ import { loadFixtures, readFixtures } from '../server/fixtures.js';
 import { startServer } from '../server/serve.js';
 import type { Store } from '../server/store/port.js';
 import { chaosControl, clockControl, drive, sandboxApi, sandboxClient } from './api.js';
+import { DEFAULT_JOURNAL_SIZE } from '../api/journal.js';
 import { openPlace, type Place } from './engine.js';
 import { checkedStart, companyToken, type Start } from './options.js';
+import { requestsControl } from './requests.js';
 import type { Sandbox, StartSandbox } from './types.js';
 import { startReceiver, type OwnedReceiver } from './webhooks.js';
 
@@ -66,7 +68,7 @@ function sandbox(parts: Parts): Sandbox {
   let closed = false;
 
   /**
-   * Stops the app (postbacks in flight are cut off and finish first), clears the charges, loads the
+   * Stops the app (postbacks in flight are cut off and finish first), clears the charges and the journal, loads the
    * fixtures again, and starts a new app on the same store and port: as new, seeded ids included.
    */
   async function restart(): Promise<void> {
@@ -108,6 +110,7 @@ function sandbox(parts: Parts): Sandbox {
     chargeback: (ref) => drive(client, ref, 'chargeback'),
     clock: clockControl(client),
     chaos: chaosControl(client),
+    requests: requestsControl(client, start.settings.journal ?? DEFAULT_JOURNAL_SIZE),
     async webhooks() {
       if (closed) throw new Error('sandbox.webhooks(): the sandbox is closed');
       const owned = await startReceiver({ secret: webhookSecret, token });

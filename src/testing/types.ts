@@ -1,11 +1,15 @@
 // The public types of `pinvoice/testing`, written out by hand: what a merchant's test suite sees in its
 // editor, and what the package's declaration files promise. Records are the API's own (src/api).
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Difference, JournalEntry, NearMiss, Problem, RequestPattern as ApiRequestPattern } from '../api/journal.js';
 import type { EventType, PostbackBody } from '../api/postbacks.js';
 import type { ChaosRequest, ChaosRule, SandboxClock } from '../api/sandbox.js';
 import type { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, RefundRequest, ThreeDSRequest, Transaction } from '../api/schemas.js';
 
-export type { ChaosRequest, ChaosRule, CreateInvoiceRequest, Enterprise, EventType, PostbackBody, RefundRequest, SandboxClock, ThreeDSRequest, Transaction };
+export type {
+  ChaosRequest, ChaosRule, CreateInvoiceRequest, Difference, Enterprise, EventType, JournalEntry, NearMiss, PostbackBody, Problem, RefundRequest,
+  SandboxClock, ThreeDSRequest, Transaction,
+};
 
 /** Where a sandbox keeps its data: 'sqlite', 'memory', or a postgres:// URL (any string, so that an environment variable fits; checked at start). */
 export type Engine = 'sqlite' | 'memory' | (string & {});
@@ -24,6 +28,8 @@ export interface SandboxOptions {
   clock?: string | Date | (() => Date);
   /** deliveries of one postback, the first included (default 4: one and 3 retries) */
   postbackAttempts?: number;
+  /** journal entries kept, the oldest dropped first (`serve --journal N`; default 10,000; 0: off, and sandbox.requests refuses) */
+  journal?: number;
 }
 
 /** What Create Invoices answers under `data`: the record, with `invoice_id` (the secureId) and `qr_code_pix`. */
@@ -88,6 +94,41 @@ export interface ChaosControl {
   clear(): Promise<ChaosRule>;
 }
 
+/**
+ * What sandbox.requests looks for in the journal; every member given must match:
+ * `method` (any case), `path` (exact, or with `*` standing for any run of characters),
+ * `query` (these parameters with these values), `body` (a subset: objects by member, arrays by position),
+ * `status` (`422`, or a class: `'4xx'`), `direction` (`'in'`: requests; `'out'`: postback attempts),
+ * `invoice_id` (a charge it touched: integer id or secureId).
+ * Bodies are kept redacted: a card number as its first 6 and last 4 digits, so a body pattern compares
+ * `card: { number: '411111******1111' }`; a security code is not kept at all.
+ */
+export type RequestPattern = ApiRequestPattern;
+
+export interface RequestWaitOptions {
+  /** ms to wait before failing with RequestNotFoundError (default 4000: less than the 5 s test timeout of vitest and jest) */
+  timeout?: number;
+}
+
+/**
+ * The sandbox's journal (the inspector): every request made with its token, the sandbox's own client
+ * included, and every postback attempt, oldest first, redacted. Entries are written within 100 ms.
+ */
+export interface SandboxRequests {
+  /** the entries that match, oldest first (the newest 500 when more do) */
+  find(pattern: RequestPattern): Promise<JournalEntry[]>;
+  count(pattern: RequestPattern): Promise<number>;
+  /**
+   * The first entry that matches, in the journal already or the first to arrive; after `timeout` ms,
+   * rejects with RequestNotFoundError naming the closest entries field by field and what was dropped.
+   */
+  wait(pattern: RequestPattern, options?: RequestWaitOptions): Promise<JournalEntry>;
+  /** every entry of the window, oldest first */
+  all(): Promise<JournalEntry[]>;
+  /** empties the journal (reset() does too) and zeroes its count of dropped entries */
+  clear(): Promise<void>;
+}
+
 export interface Sandbox {
   /** the API's base URL (http://127.0.0.1:<port>) */
   url: string;
@@ -103,9 +144,11 @@ export interface Sandbox {
   chargeback(ref: string | number): Promise<Transaction>;
   clock: ClockControl;
   chaos: ChaosControl;
+  /** what the sandbox received and sent: find, count, wait for requests, as your code made them */
+  requests: SandboxRequests;
   /** a postback receiver on a free loopback port, closed with the sandbox */
   webhooks(): Promise<WebhookReceiver>;
-  /** no charges (but the fixtures' again), clock and chaos off; same url, token and secret */
+  /** no charges (but the fixtures' again), an empty journal, clock and chaos off; same url, token and secret */
   reset(): Promise<void>;
   /** stops the server and the receivers, and removes the temporary folder */
   close(): Promise<void>;
