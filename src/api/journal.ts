@@ -60,7 +60,7 @@ const Status = z.union([z.int().min(100).max(599), z.string().regex(/^[1-5]xx$/,
 
 export const RequestPattern = z.object({
   method: z.string().trim().min(1).max(10).optional().describe('GET, POST, … (any case)'),
-  path: z.string().min(1).max(2048).optional().describe('the path, exactly, or with `*` standing for one segment or more (`/api/v2/invoices/*/refund`)'),
+  path: z.string().min(1).max(2048).optional().describe('the path, exactly, or with `*` standing for any run of characters (`/api/v2/invoices/*/refund`)'),
   query: z.record(z.string(), z.string()).optional().describe('query parameters that must be there with these values; others may be too'),
   body: z.unknown().optional().describe('matches when every member given is equal in the entry\'s body (objects by member, arrays by position); compare a card number as kept (first 6 and last 4)'),
   status: Status.optional(),
@@ -81,7 +81,8 @@ export const NearMiss = z.object({
 });
 
 export const FindAnswer = z.object({
-  data: z.array(JournalEntry).describe('the entries that match, oldest first'),
+  data: z.array(JournalEntry).describe('the entries that match, oldest first: the oldest 500 when more do'),
+  matched: z.int().describe('how many entries of the window match'),
   near_misses: z.array(NearMiss).describe('only when data is empty: up to 3 entries closest to the pattern, closest first'),
   dropped: z.int(),
 });

@@ -271,7 +271,7 @@ export const OPERATIONS = [
     query: {
       direction: { description: 'in (requests) or out (postback attempts)', required: false, schema: { type: 'string', enum: ['in', 'out'] } },
       method: { description: 'GET, POST, PUT or DELETE', required: false },
-      path: { description: 'the path exactly, or with `*` for one segment or more', required: false },
+      path: { description: 'the path exactly, or with `*` for any run of characters', required: false },
       status: { description: 'a status (422) or a class (4xx)', required: false },
       invoice_id: { description: 'entries that touched this charge (integer id or secureId)', required: false },
       after: { description: 'entries after this cursor (an entry id; next_cursor of the last page)', required: false, schema: { type: 'integer', minimum: 0 } },
@@ -295,7 +295,7 @@ export const OPERATIONS = [
     query: {
       direction: { description: 'in or out', required: false, schema: { type: 'string', enum: ['in', 'out'] } },
       method: { description: 'GET, POST, PUT or DELETE', required: false },
-      path: { description: 'the path exactly, or with `*`', required: false },
+      path: { description: 'the path exactly, or with `*` for any run of characters', required: false },
       status: { description: 'a status or a class (4xx)', required: false },
       invoice_id: { description: 'integer id or secureId', required: false },
       after: { description: 'start after this cursor (default: entries written from now on)', required: false, schema: { type: 'integer', minimum: 0 } },

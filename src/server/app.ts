@@ -165,9 +165,18 @@ export function createApp(options: AppOptions): FastifyInstance {
     journalRequest(journal, ctx, request, reply, { status: refusal.status, body: refusal.body() }, refusal);
     return reply;
   });
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler(async (request, reply) => {
+    const missing = new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]}.`);
+    // a request to a path the API does not have, with a company's token, is journaled: a typo in a
+    // merchant's path is what the journal is for (a request without a valid token stays out)
+    if (journal.keep > 0 && request.url.startsWith('/api/') && request.headers.authorization !== undefined) {
+      request.startedAt ??= performance.now();
+      request.access = await authenticate(request).catch(() => undefined);
+    }
+    send(reply, missing);
+    journalRequest(journal, ctx, request, reply, { status: 404, body: missing.body() }, missing, true);
+    return reply;
+  });
 
   // The app owns every timer: postbacks, expiry, and forgetting idempotency keys past their window.
   reportHealth(app, store, options.logLine ?? ((line) => console.error(line)));
@@ -228,17 +237,17 @@ function rateLimitOptions(limit: RateLimit) {
  * A request made with a company's token goes into the journal once answered (the journal's own
  * endpoints excepted), redacted (journal/capture.ts); a write's entry is written on the next turn.
  */
-function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, answer: Answer, refusal?: ApiError): void {
+function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, answer: Answer, refusal?: ApiError, unrouted = false): void {
   const access = request.access;
   const op = request.routeOptions.config?.op;
-  if (journal.keep <= 0 || !access || !op || ('inspector' in op && op.inspector)) return;
+  if (journal.keep <= 0 || !access || (!op && !unrouted) || (op && 'inspector' in op && op.inspector)) return;
   const durationMs = request.startedAt === undefined ? 0 : performance.now() - request.startedAt;
   const wall = new Date();
   journal.record(incomingEntry({
-    request, access, status: answer.status, answer: answer.body, secret: op.id === 'webhookSecret', replayed: answer.replayed,
+    request, access, status: answer.status, answer: answer.body, secret: op?.id === 'webhookSecret', replayed: answer.replayed,
     ...(refusal && { error: { code: refusal.code, details: refusal.details } }),
     durationMs, wall: new Date(wall.getTime() - durationMs), serverNow: new Date(ctx.realClock().getTime() - durationMs),
-  }), op.method !== 'GET');
+  }), request.method !== 'GET');
 }
 
 interface OperationOptions {

@@ -38,7 +38,7 @@ export function requestsControl(client: Client, keep: number): SandboxRequests {
 
   return {
     find: async (pattern) => (await find(pattern, 'find')).data,
-    count: async (pattern) => (await find(pattern, 'count')).data.length,
+    count: async (pattern) => (await find(pattern, 'count')).matched,
     async wait(pattern, options = {}) {
       const timeout = waitTimeout(options);
       const deadline = Date.now() + timeout;

@@ -162,6 +162,19 @@ describe(`the journal (${ENGINE})`, () => {
     expect(miss.body.data).toEqual([]);
     expect(miss.body.near_misses.length).toBe(3);
     expect(miss.body.near_misses[0].differences).toEqual([{ path: '/payer/cpf_cnpj', expected: '000.000.000-00', received: expect.any(String) }]);
+    // a charge that does not exist yet: the wait looks for it again as entries come (the create it awaits)
+    const next = (await call(node.url, TOKEN, 'POST', '/api/v2/invoices', pixBody())).body.data.id + 1;
+    const forCharge = call(node.url, TOKEN, 'POST', '/api/v2/sandbox/requests/find?wait=10', { method: 'POST', invoice_id: next });
+    setTimeout(() => void call(node.url, TOKEN, 'POST', '/api/v2/invoices', pixBody()), 200);
+    expect((await forCharge).body).toMatchObject({ matched: 1, data: [{ invoice_ids: [next] }] });
+    const all = await call(node.url, TOKEN, 'POST', '/api/v2/sandbox/requests/find', { direction: 'in' });
+    expect(all.body.matched).toBe(all.body.data.length);
+
+    // a path the API does not have, sent with the token, is there too: the near miss names the path
+    expect((await call(node.url, TOKEN, 'POST', '/api/v2/invoice', pixBody({ external_id: 'typo' }))).status).toBe(404);
+    const typo = await call(node.url, TOKEN, 'POST', '/api/v2/sandbox/requests/find', { method: 'POST', path: '/api/v2/invoices', body: { external_id: 'typo' } });
+    expect(typo.body.near_misses[0].differences).toEqual([{ path: 'path', expected: '/api/v2/invoices', received: '/api/v2/invoice' }]);
+    expect(typo.body.near_misses[0].entry).toMatchObject({ status: 404, error: 'not_found' });
     const hit = await call(node.url, TOKEN, 'POST', '/api/v2/sandbox/requests/find', { method: 'post', body: { payer: { cpf_cnpj: '123' } }, status: '4xx' });
     expect(hit.body.data).toHaveLength(1);
     expect(hit.body.near_misses).toEqual([]);

@@ -197,6 +197,11 @@ export async function findJournal(ctx: ServerContext, company: Company, request:
   let result = find(pattern, entries);
   while (result.data.length === 0 && deadline > Date.now() && !gone(request)) {
     await nextLook(journal, company.id, deadline - Date.now(), request);
+    // a charge not there yet may be created meanwhile (the create the test waits for)
+    if (ref !== undefined && pattern.invoiceId === null) {
+      pattern.invoiceId = await chargeId(ctx, company, ref);
+      if (pattern.invoiceId !== null) ({ entries, last } = { entries: [], last: 0 });
+    }
     const fresh = await windowEntries(ctx, company.id, last);
     if (fresh.entries.length === 0) continue;
     last = fresh.last;
@@ -208,10 +213,10 @@ export async function findJournal(ctx: ServerContext, company: Company, request:
     const row = await ctx.store.journal.get(company.id, entry.id);
     return row ? toEntry(row) : entry;
   };
-  const data = await Promise.all(result.data.slice(-MAX_LIMIT).map(full));
+  const data = await Promise.all(result.data.slice(0, MAX_LIMIT).map(full));
   const near_misses = await Promise.all(result.near_misses.map(async (miss) => ({ ...miss, entry: await full(miss.entry) })));
   const { dropped } = await ctx.store.journal.state(company.id);
-  return { data, near_misses, dropped };
+  return { data, matched: result.data.length, near_misses, dropped };
 }
 
 export async function clearJournal(ctx: ServerContext, company: Company) {
@@ -233,13 +238,13 @@ export function createStreams() {
       }
       const slots = mine;
       let ended = false;
-      let heartbeat: NodeJS.Timeout | undefined;
+      const beat: { timer?: NodeJS.Timeout } = {};
       const end = () => {
         if (ended) return;
         ended = true;
         slots.delete(end);
         if (slots.size === 0 && open.get(company.id) === slots) open.delete(company.id);
-        clearInterval(heartbeat);
+        clearInterval(beat.timer);
         if (reply.sent && !reply.raw.writableEnded) reply.raw.end();
       };
       slots.add(end);
@@ -259,8 +264,8 @@ export function createStreams() {
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       res.write(`retry: 1000\n: journal of company ${company.id}; entries after ${cursor}\n\n`);
-      heartbeat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
-      heartbeat.unref();
+      beat.timer = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
+      beat.timer.unref();
       request.raw.socket?.once('close', end);
       res.once('close', end);
       try {

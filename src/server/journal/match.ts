@@ -41,31 +41,27 @@ function bodyDifferences(expected: unknown, received: unknown, at: string, out: 
   if (!Object.is(expected, received) && !(expected === null && received === null)) out.push({ path: at, expected, ...(received !== undefined && { received }) });
 }
 
-/** What differs between the pattern and an entry (none: it matches); `weight` orders near misses. */
+/** What differs between the pattern and an entry (none: it matches); near misses are ordered by how many members differ. */
 export function differences(pattern: Pattern, entry: JournalEntry): { list: Difference[]; weight: number } {
   const list: Difference[] = [];
-  let weight = 0;
-  const add = (difference: Difference, cost: number) => {
-    list.push(difference);
-    weight += cost;
-  };
-  if (pattern.direction !== undefined && pattern.direction !== entry.direction) add({ path: 'direction', expected: pattern.direction, received: entry.direction }, 4);
-  if (pattern.method !== undefined && pattern.method.toUpperCase() !== entry.method) add({ path: 'method', expected: pattern.method.toUpperCase(), received: entry.method }, 3);
-  if (pattern.path !== undefined && !pathMatcher(pattern.path)(entry.path)) add({ path: 'path', expected: pattern.path, received: entry.path }, 3);
-  if (pattern.status !== undefined && !statusMatches(pattern.status, entry.status)) add({ path: 'status', expected: pattern.status, received: entry.status }, 1);
+  const add = (difference: Difference) => void list.push(difference);
+  if (pattern.direction !== undefined && pattern.direction !== entry.direction) add({ path: 'direction', expected: pattern.direction, received: entry.direction });
+  if (pattern.method !== undefined && pattern.method.toUpperCase() !== entry.method) add({ path: 'method', expected: pattern.method.toUpperCase(), received: entry.method });
+  if (pattern.path !== undefined && !pathMatcher(pattern.path)(entry.path)) add({ path: 'path', expected: pattern.path, received: entry.path });
+  if (pattern.status !== undefined && !statusMatches(pattern.status, entry.status)) add({ path: 'status', expected: pattern.status, received: entry.status });
   if (pattern.invoiceId !== undefined && (pattern.invoiceId === null || !entry.invoice_ids.includes(pattern.invoiceId))) {
-    add({ path: 'invoice_id', expected: pattern.invoiceId, received: entry.invoice_ids }, 2);
+    add({ path: 'invoice_id', expected: pattern.invoiceId, received: entry.invoice_ids });
   }
   for (const [name, value] of Object.entries(pattern.query ?? {})) {
     const got = entry.query[name];
-    if (got !== value && !(Array.isArray(got) && got.includes(value))) add({ path: `query.${name}`, expected: value, ...(got !== undefined && { received: got }) }, 1);
+    if (got !== value && !(Array.isArray(got) && got.includes(value))) add({ path: `query.${name}`, expected: value, ...(got !== undefined && { received: got }) });
   }
   if (pattern.body !== undefined) {
     const found: Difference[] = [];
     bodyDifferences(pattern.body, entry.body, '', found);
-    for (const difference of found) add(difference, 1);
+    for (const difference of found) add(difference);
   }
-  return { list, weight };
+  return { list, weight: list.length };
 }
 
 /** The entries that match (oldest first), or, when none does, the closest few (closest first, newest among equals). */
