@@ -242,11 +242,10 @@ function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: F
   const op = request.routeOptions.config?.op;
   if (journal.keep <= 0 || !access || (!op && !unrouted) || (op && 'inspector' in op && op.inspector)) return;
   const durationMs = request.startedAt === undefined ? 0 : performance.now() - request.startedAt;
-  const wall = new Date();
   journal.record(incomingEntry({
     request, access, status: answer.status, answer: answer.body, secret: op?.id === 'webhookSecret', replayed: answer.replayed,
     ...(refusal && { error: { code: refusal.code, details: refusal.details } }),
-    durationMs, wall: new Date(wall.getTime() - durationMs), serverNow: new Date(ctx.realClock().getTime() - durationMs),
+    durationMs, wall: Math.round(Date.now() - durationMs), serverNow: Math.round(ctx.realClock().getTime() - durationMs),
   }), request.method !== 'GET');
 }
 

@@ -1,12 +1,16 @@
 // Journal entries as they are made: one for a request answered with a company's token (the app calls
-// `incoming` once the answer is sent, or from its error handler), one for each postback attempt (the
-// dispatcher calls `outgoing`). Everything is redacted here, before the recorder buffers it.
+// `incomingEntry` once the answer is sent, or from its error handler), one for each postback attempt
+// (the dispatcher calls `outgoingEntry`). Everything is redacted here, before the recorder buffers it.
+//
+// A request pays for its entry on its own thread, so the entry is made cheaply: times stay numbers
+// (formatted when read), the answer's bytes are handed on as they are, and the members kept as JSON
+// are only those that differ from an entry's defaults (DEFAULT_DETAIL), what is the same for every
+// request of one token written once per token.
 import type { FastifyRequest } from 'fastify';
+import { BODY_CAP_BYTES } from '../../api/journal.js';
 import type { ErrorDetail } from '../../api/schemas.js';
 import { maskToken } from '../../domain/secrets.js';
-import { companyTime } from '../sandbox/company-time.js';
 import type { Access, Company, NewJournalEntry } from '../store/port.js';
-import { BODY_CAP_BYTES } from '../../api/journal.js';
 import { capped, pointer, redactSecretText, redactValue } from './redact.js';
 
 /** The request headers kept (lower case); the bearer token is kept as its hint, others are left out. */
@@ -30,6 +34,15 @@ export interface EntryDetail {
   signature_headers: string[];
   error: string | null;
 }
+
+/** What a member absent from a stored detail stands for. */
+export const DEFAULT_DETAIL: Readonly<EntryDetail> = Object.freeze({
+  query: {}, headers: {}, duration_ms: 0, token_name: null, token_hint: null, idempotency_key: null, replayed: false, problems: [],
+  invoice_ids: [], event_id: null, event: null, attempt: null, url: null, signature_headers: [], error: null,
+});
+
+/** A stored detail, whole. */
+export const readDetail = (text: string): EntryDetail => ({ ...DEFAULT_DETAIL, ...(JSON.parse(text) as Partial<EntryDetail>) });
 
 /** The charge a record's JSON text names first (`{"id":42,…` or `{"data":{"id":42,…`), read from its first bytes only. */
 function recordId(text: string | Buffer): number | undefined {
@@ -55,10 +68,26 @@ export interface Incoming {
   /** the error's code and problems, when the answer is one */
   error?: { code: string; details?: ErrorDetail[] };
   durationMs: number;
-  /** when it was received, real time */
-  wall: Date;
-  /** the server's time then (a seeded server's stands still), which the company's clock runs from */
-  serverNow: Date;
+  /** when it was received, real time (ms) */
+  wall: number;
+  /** the server's time then (a seeded server's stands still), which the company's clock runs from (ms) */
+  serverNow: number;
+}
+
+/**
+ * What every entry of one token's requests holds alike, as JSON members (its name and hint) and the
+ * header shown: made once per access (the authenticator hands out the same one for a second).
+ */
+const tokenParts = new WeakMap<Access, { json: string; header: string | undefined }>();
+function tokenPart(access: Access, bearer: string | undefined): { json: string; header: string | undefined } {
+  let part = tokenParts.get(access);
+  if (!part) {
+    const hint = bearer === undefined ? undefined : maskToken(bearer);
+    const name = `"token_name":${JSON.stringify(access.token.name)}`;
+    part = hint === undefined ? { json: name, header: undefined } : { json: `${name},"token_hint":${JSON.stringify(hint)}`, header: `Bearer ${hint}` };
+    tokenParts.set(access, part);
+  }
+  return part;
 }
 
 export function incomingEntry(input: Incoming): NewJournalEntry {
@@ -66,13 +95,15 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
   const url = request.url;
   const mark = url.indexOf('?');
   const headers: Record<string, string> = {};
+  const raw = request.headers;
   for (const name of KEPT_HEADERS) {
-    const value = request.headers[name];
-    if (typeof value === 'string') headers[name] = name === 'idempotency-key' ? value.slice(0, 255) : value.slice(0, 512);
+    const value = raw[name];
+    if (typeof value === 'string') headers[name] = value.length > 512 ? value.slice(0, 512) : value;
   }
-  const bearer = /^Bearer\s+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
-  const hint = bearer === undefined ? null : maskToken(bearer);
-  if (hint) headers.authorization = `Bearer ${hint}`;
+  const authorization = raw.authorization;
+  const bearer = authorization === undefined ? undefined : /^Bearer\s+(\S+)/i.exec(authorization)?.[1];
+  const token = tokenPart(access, bearer);
+  if (token.header) headers.authorization = token.header;
   // the answer as sent: JSON text, or its bytes (a kept record's), handed on as they are; only an answer
   // that may hold a secret is read and rewritten
   let answered: string | Buffer | null;
@@ -81,28 +112,21 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
   else answered = JSON.stringify(answer);
   if (answered !== null && input.secret) answered = redactSecretText(answered.toString());
   const touched = answered === null || status >= 300 ? undefined : recordId(answered);
-  const key = request.headers['idempotency-key'];
-  const detail: EntryDetail = {
-    query: (request.query ?? {}) as Record<string, string | string[]>,
-    headers,
-    duration_ms: Math.round(input.durationMs * 100) / 100,
-    token_name: access.token.name,
-    token_hint: hint,
-    idempotency_key: typeof key === 'string' ? key.slice(0, 255) : null,
-    replayed: input.replayed === true,
-    problems: (input.error?.details ?? []).map((detail) => ({ path: pointer(detail.path), message: detail.message })),
-    invoice_ids: touched === undefined ? [] : [touched],
-    event_id: null,
-    event: null,
-    attempt: null,
-    url: null,
-    signature_headers: [],
-    error: input.error?.code ?? null,
-  };
+  const key = raw['idempotency-key'];
+  let detail = `{"headers":${JSON.stringify(headers)},"duration_ms":${Math.round(input.durationMs * 100) / 100},${token.json}`;
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query && mark !== -1) detail += `,"query":${JSON.stringify(query)}`;
+  if (typeof key === 'string') detail += `,"idempotency_key":${JSON.stringify(key.slice(0, 255))}`;
+  if (input.replayed) detail += ',"replayed":true';
+  if (input.error) {
+    detail += `,"error":${JSON.stringify(input.error.code)}`;
+    if (input.error.details?.length) detail += `,"problems":${JSON.stringify(input.error.details.map((problem) => ({ path: pointer(problem.path), message: problem.message })))}`;
+  }
+  if (touched !== undefined) detail += `,"invoice_ids":[${touched}]`;
   return {
     company_id: access.company.id,
-    at: input.wall.toISOString(),
-    sandbox_at: companyTime(access.company, input.serverNow.toISOString()),
+    at: input.wall,
+    sandbox_at: input.serverNow + access.company.clock_offset_ms,
     direction: 'in',
     method: request.method,
     path: mark === -1 ? url : url.slice(0, mark),
@@ -110,7 +134,7 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
     invoice_id: touched ?? null,
     request_body: bodyText(request.body),
     response_body: answered === null ? null : typeof answered === 'string' ? capped(answered) : answered.length > BODY_CAP_BYTES ? capped(answered.toString()) : answered,
-    detail: JSON.stringify(detail),
+    detail: `${detail}}`,
   };
 }
 
@@ -129,10 +153,10 @@ export interface Outgoing {
   answer: string | null;
   error: string | null;
   durationMs: number;
-  /** when it was sent, real time */
-  wall: Date;
-  /** the server's time then */
-  serverNow: Date;
+  /** when it was sent, real time (ms) */
+  wall: number;
+  /** the server's time then (ms) */
+  serverNow: number;
 }
 
 export function outgoingEntry(input: Outgoing): NewJournalEntry {
@@ -145,15 +169,10 @@ export function outgoingEntry(input: Outgoing): NewJournalEntry {
   } catch {
     // kept as recorded
   }
-  const detail: EntryDetail = {
+  const detail: Partial<EntryDetail> = {
     query,
     headers: input.headers,
     duration_ms: Math.round(input.durationMs * 100) / 100,
-    token_name: null,
-    token_hint: null,
-    idempotency_key: null,
-    replayed: false,
-    problems: [],
     invoice_ids: [input.invoiceId],
     event_id: input.eventId,
     event: input.event,
@@ -164,8 +183,8 @@ export function outgoingEntry(input: Outgoing): NewJournalEntry {
   };
   return {
     company_id: input.company.id,
-    at: input.wall.toISOString(),
-    sandbox_at: companyTime(input.company, input.serverNow.toISOString()),
+    at: input.wall,
+    sandbox_at: input.serverNow + input.company.clock_offset_ms,
     direction: 'out',
     method: 'POST',
     path,

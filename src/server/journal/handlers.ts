@@ -8,7 +8,7 @@ import { parseWith } from '../../api/validate.js';
 import { ApiError, validationFailed } from '../errors.js';
 import type { ServerContext } from '../invoices/context.js';
 import type { Company, JournalFilter, JournalRow } from '../store/port.js';
-import type { EntryDetail } from './capture.js';
+import { readDetail } from './capture.js';
 import { find, type Pattern } from './match.js';
 import type { JournalRecorder } from './recorder.js';
 
@@ -39,9 +39,9 @@ const parsed = (text: string | Buffer | null): unknown => {
 
 /** A stored row as the API shows it; `answer` false leaves the answer's body out (matching needs none). */
 export function toEntry(row: JournalRow, answer = true): JournalEntry {
-  const detail = JSON.parse(row.detail) as EntryDetail;
+  const detail = readDetail(row.detail);
   return {
-    id: row.id, at: row.at, sandbox_at: row.sandbox_at, direction: row.direction, method: row.method, path: row.path,
+    id: row.id, at: new Date(row.at).toISOString(), sandbox_at: new Date(row.sandbox_at).toISOString(), direction: row.direction, method: row.method, path: row.path,
     query: detail.query, headers: detail.headers, body: parsed(row.request_body), status: row.status,
     response_body: answer ? parsed(row.response_body) : null, duration_ms: detail.duration_ms,
     token_name: detail.token_name, token_hint: detail.token_hint, idempotency_key: detail.idempotency_key, replayed: detail.replayed,

@@ -4,6 +4,7 @@
 // a read of the journal writes what is buffered first, so it sees every request answered before it.
 // A crash loses what was not yet written: at most the last 100 ms of entries, never a charge (those
 // commit in their own transactions, before their answers).
+import { StoreFault } from '../store/faults.js';
 import type { NewJournalEntry, Store } from '../store/port.js';
 
 /** How long an entry of a read waits for its batch. */
@@ -45,10 +46,15 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
     try {
       await store.journal.append(batch, keep, missing);
     } catch (error) {
-      // the store is away (or full): the batch waits for the next one, within a bound
-      buffer = batch.concat(buffer);
       for (const [company, n] of missing) lost.set(company, (lost.get(company) ?? 0) + n);
-      trimBuffer();
+      if (error instanceof StoreFault) {
+        // the store is away (or full): the batch waits for the next one, within a bound
+        buffer = batch.concat(buffer);
+        trimBuffer();
+      } else {
+        // a batch the store refuses for itself would be refused for ever: it is dropped, counted, and the error told
+        for (const entry of batch) lost.set(entry.company_id, (lost.get(entry.company_id) ?? 0) + 1);
+      }
       if (!closed) timer = setTimeout(background, 1000).unref();
       throw error;
     }

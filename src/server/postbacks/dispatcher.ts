@@ -106,7 +106,7 @@ export function createDispatcher(options: DispatcherOptions) {
   }
 
   /** An attempt into the journal (sent or dropped by chaos), written on the next turn. */
-  function journalAttempt(company: Company, event: PostbackEvent, attempt: NewAttempt, sent: { body: string; headers: Record<string, string> } | undefined, wall: Date, serverNow: Date): void {
+  function journalAttempt(company: Company, event: PostbackEvent, attempt: NewAttempt, sent: { body: string; headers: Record<string, string> } | undefined, wall: number, serverNow: number): void {
     const journal = options.journal;
     if (!journal || journal.keep <= 0) return;
     journal.record(outgoingEntry({
@@ -129,7 +129,7 @@ export function createDispatcher(options: DispatcherOptions) {
       'pinvoice-event-id': event.public_id,
     };
     const t0 = performance.now();
-    const wall = new Date();
+    const wall = Date.now();
     const result = await postJson(event.url, body, headers, timeoutMs, abort.signal, pools);
     if (result.aborted) return undefined;
     const delivered = result.status !== undefined && result.status >= 200 && result.status <= 299;
@@ -138,7 +138,7 @@ export function createDispatcher(options: DispatcherOptions) {
       status_code: result.status ?? null, error: result.error ?? (delivered ? null : `HTTP ${result.status}: not a 2xx answer`),
       response_excerpt: result.excerpt ?? null, injected: injected.length > 0 ? injected : null,
     };
-    journalAttempt(company, event, attempt, { body, headers: { 'content-type': headers['content-type'], 'user-agent': headers['user-agent'], 'pinvoice-event-id': event.public_id } }, wall, started);
+    journalAttempt(company, event, attempt, { body, headers: { 'content-type': headers['content-type'], 'user-agent': headers['user-agent'], 'pinvoice-event-id': event.public_id } }, wall, started.getTime());
     return { delivered, attempt };
   }
 
@@ -178,7 +178,7 @@ export function createDispatcher(options: DispatcherOptions) {
         event_id: event.id, url: event.url, started_at: companyTime(company, clock().toISOString()), duration_ms: 0, status_code: null,
         error: `dropped by sandbox chaos (drop_first ${chaos.drop_first}): not sent`, response_excerpt: null, injected: [...injected, `drop_first=${chaos.drop_first}`],
       };
-      journalAttempt(company, event, dropped, undefined, new Date(), clock());
+      journalAttempt(company, event, dropped, undefined, Date.now(), clock().getTime());
       return settle(company, event, [dropped], false);
     }
     const aggregate = await store.invoices.aggregate(company.id, String(event.invoice_id), monthOf(companyTime(company, clock().toISOString())));

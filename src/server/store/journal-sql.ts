@@ -26,8 +26,8 @@ export function toJournalRow(row: Row): JournalRow {
   return {
     id: Number(row.id),
     company_id: Number(row.company_id),
-    at: String(row.at),
-    sandbox_at: String(row.sandbox_at),
+    at: Number(row.at),
+    sandbox_at: Number(row.sandbox_at),
     direction: row.direction === 'out' ? 'out' : 'in',
     method: String(row.method),
     path: String(row.path),

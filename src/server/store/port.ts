@@ -321,8 +321,10 @@ export interface EventReads {
  */
 export interface NewJournalEntry {
   company_id: number;
-  at: string;
-  sandbox_at: string;
+  /** when, real time, in ms since the epoch (shown as ISO 8601: formatting is left to the reads) */
+  at: number;
+  /** the same instant on the company's sandbox clock, in ms */
+  sandbox_at: number;
   direction: 'in' | 'out';
   method: string;
   path: string;
@@ -332,7 +334,7 @@ export interface NewJournalEntry {
   request_body: string | null;
   /** (a Buffer: the UTF-8 bytes of the JSON text as answered, handed over without decoding them) */
   response_body: string | Buffer | null;
-  /** the entry's other members, JSON text */
+  /** the entry's other members, JSON text: only those that differ from an entry's defaults (journal/capture.ts) */
   detail: string;
 }
 

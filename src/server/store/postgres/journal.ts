@@ -49,7 +49,7 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
       // one INSERT for the batch: a column of values each
       // (an answer's bytes become its text: a Buffer would go as bytea's hex)
       const columns = JOURNAL_COLUMNS.map((column) => entries.map((entry) => (Buffer.isBuffer(entry[column]) ? entry[column].toString() : entry[column])));
-      const types = ['bigint', 'text', 'text', 'text', 'text', 'text', 'int', 'bigint', 'text', 'text', 'text'];
+      const types = ['bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'text', 'text', 'text'];
       await run(
         `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
          SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})

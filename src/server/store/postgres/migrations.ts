@@ -217,8 +217,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TABLE journal_entries (
     id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     company_id BIGINT NOT NULL REFERENCES companies(id),
-    at TEXT NOT NULL,
-    sandbox_at TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    sandbox_at BIGINT NOT NULL,
     direction TEXT NOT NULL,
     method TEXT NOT NULL,
     path TEXT NOT NULL,

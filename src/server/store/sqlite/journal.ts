@@ -17,8 +17,8 @@ export const JOURNAL_SCHEMA = `
   CREATE TABLE IF NOT EXISTS journal_entries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     company_id INTEGER NOT NULL,
-    at TEXT NOT NULL,
-    sandbox_at TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    sandbox_at INTEGER NOT NULL,
     direction TEXT NOT NULL,
     method TEXT NOT NULL,
     path TEXT NOT NULL,

@@ -1,0 +1,140 @@
+// The inspector's pieces that decide what is kept and what matches: redaction, problem pointers, the
+// pattern matcher and its near misses, and the recorder's handling of a store that fails.
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/api/journal.js';
+import { differences, find, pathMatcher } from '../../src/server/journal/match.js';
+import { createRecorder } from '../../src/server/journal/recorder.js';
+import { capped, maskCardNumbers, pointer, redactSecretText, redactValue } from '../../src/server/journal/redact.js';
+import { StoreFault } from '../../src/server/store/faults.js';
+import type { NewJournalEntry, Store } from '../../src/server/store/port.js';
+
+describe('redaction', () => {
+  it('masks card.number whatever it holds, and any Luhn-valid card number elsewhere; removes security codes; replaces secrets', () => {
+    const body = {
+      method: 'credit_card',
+      card: { number: '4111 1111 1111 1111', security_code: '123', first_name: 'Ana' },
+      metadata: { note: 'paid with 5555-5555-5555-4444 yesterday', order: '1234567890123' },
+      payer: { address_number: '1000', phone: '+5511999998888' },
+      webhook_secret: 'whsec_abcdefghijklmnop',
+      nested: [{ cvv: '999', token: 'tok_live_123' }],
+    };
+    expect(redactValue(body)).toEqual({
+      method: 'credit_card',
+      card: { number: '411111******1111', first_name: 'Ana' },
+      metadata: { note: 'paid with 555555******4444 yesterday', order: '1234567890123' },
+      payer: { address_number: '1000', phone: '+5511999998888' },
+      webhook_secret: '[redacted]',
+      nested: [{ token: '[redacted]' }],
+    });
+    // a number that fails the Luhn check is masked only where it is the card's
+    expect(redactValue({ card: { number: 4000000000000001 } })).toEqual({ card: { number: '400000******0001' } });
+    expect(maskCardNumbers('ref 4000000000000001')).toBe('ref 4000000000000001');
+  });
+
+  it('replaces secret values in an answer, and cuts a text above the cap, marked', () => {
+    expect(redactSecretText('{"webhook_secret":"whsec_\\"quoted\\"","signature_header":"Pinvoice-Signature"}')).toBe('{"webhook_secret":"[redacted]","signature_header":"Pinvoice-Signature"}');
+    const long = 'x'.repeat(70_000);
+    expect(capped(long)).toMatch(/^x{65536}…\[cut: 70000 bytes\]$/);
+    expect(capped('short')).toBe('short');
+  });
+
+  it('points problems into the body as JSON pointers; query and header paths stay named', () => {
+    expect(pointer('payer.cpf_cnpj')).toBe('/payer/cpf_cnpj');
+    expect(pointer('items[0].unit_price')).toBe('/items/0/unit_price');
+    expect(pointer('metadata.a/b~c')).toBe('/metadata/a~1b~0c');
+    expect(pointer('(body)')).toBe('');
+    expect(pointer('query.limit')).toBe('query.limit');
+    expect(pointer('headers.Idempotency-Key')).toBe('headers.Idempotency-Key');
+  });
+});
+
+const entry = (id: number, over: Partial<JournalEntry> = {}): JournalEntry => ({
+  id, at: '2026-01-01T00:00:00.000Z', sandbox_at: '2026-01-01T00:00:00.000Z', direction: 'in', method: 'POST', path: '/api/v2/invoices',
+  query: {}, headers: {}, body: null, status: 200, response_body: null, duration_ms: 1, token_name: 't', token_hint: null,
+  idempotency_key: null, replayed: false, problems: [], invoice_ids: [], event_id: null, event: null, attempt: null, url: null,
+  signature_headers: [], error: null, ...over,
+});
+
+describe('matching', () => {
+  it('matches every member given: method in any case, a path with *, a status class, a query subset, a body subset by position', () => {
+    const e = entry(1, { query: { limit: '5', status: 'paid' }, body: { items: [{ name: 'A', quantity: 1 }, { name: 'B' }], payer: { cpf_cnpj: '1' } }, status: 422 });
+    expect(differences({ method: 'post', path: '/api/*/invoices', status: '4xx', query: { limit: '5' }, body: { items: [{ name: 'A' }], payer: {} } }, e).list).toEqual([]);
+    expect(differences({ body: { items: [{}, { name: 'C' }] } }, e).list).toEqual([{ path: '/items/1/name', expected: 'C', received: 'B' }]);
+    expect(differences({ body: { payer: { email: 'a@b.co' } }, status: 200 }, e).list).toEqual([
+      { path: 'status', expected: 200, received: 422 },
+      { path: '/payer/email', expected: 'a@b.co' },
+    ]);
+    expect(pathMatcher('/api/v2/invoices/*/refund')('/api/v2/invoices/INV-1/refund')).toBe(true);
+    expect(pathMatcher('/api/v2/invoices/*/refund')('/api/v2/invoices/INV-1/3ds')).toBe(false);
+  });
+
+  it('answers near misses only when nothing matches: the fewest differences first, the newest among equals, at most three', () => {
+    const entries = [
+      entry(1, { method: 'GET', path: '/api/v2/company' }),
+      entry(2, { body: { payer: { cpf_cnpj: '123' } }, status: 422, problems: [{ path: '/payer/cpf_cnpj', message: 'is not a CPF' }] }),
+      entry(3, { body: { payer: { cpf_cnpj: '999' } } }),
+      entry(4, { path: '/api/v2/invoice', body: { payer: { cpf_cnpj: '529' } } }),
+    ];
+    const result = find({ method: 'POST', path: '/api/v2/invoices', body: { payer: { cpf_cnpj: '529' } } }, entries);
+    expect(result.data).toEqual([]);
+    expect(result.near_misses.map((miss) => miss.entry.id)).toEqual([4, 3, 2]);
+    expect(result.near_misses[2]?.problems).toEqual([{ path: '/payer/cpf_cnpj', message: 'is not a CPF' }]);
+    expect(find({ method: 'GET' }, entries)).toEqual({ data: [entries[0]], near_misses: [] });
+  });
+});
+
+describe('the recorder', () => {
+  const newEntry = (company: number): NewJournalEntry => ({
+    company_id: company, at: 0, sandbox_at: 0, direction: 'in', method: 'GET', path: '/', status: 200, invoice_id: null, request_body: null, response_body: null, detail: '{}',
+  });
+  function storeThat(fail: () => unknown) {
+    const calls: { entries: NewJournalEntry[]; lost: Map<number, number> }[] = [];
+    let failing = true;
+    const store = {
+      journal: {
+        async append(entries: NewJournalEntry[], _keep: number, lost?: ReadonlyMap<number, number>) {
+          if (failing) throw fail();
+          calls.push({ entries, lost: new Map(lost) });
+        },
+      },
+    } as unknown as Store;
+    return { store, calls, heal: () => (failing = false) };
+  }
+
+  it('keeps a batch while the store is away and writes it with the next one', async () => {
+    const { store, calls, heal } = storeThat(() => new StoreFault('store_unavailable', 'away', 1));
+    const recorder = createRecorder(store, 10, () => undefined);
+    recorder.record(newEntry(1));
+    await expect(recorder.flush()).rejects.toBeInstanceOf(StoreFault);
+    heal();
+    recorder.record(newEntry(1));
+    await recorder.flush();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.entries).toHaveLength(2);
+    await recorder.close();
+  });
+
+  it('drops a batch the store refuses for itself (not a fault of the store), counts it, and tells the error once', async () => {
+    const errors: unknown[] = [];
+    const { store, calls, heal } = storeThat(() => new Error('invalid input syntax'));
+    const recorder = createRecorder(store, 10, (error) => errors.push(error));
+    recorder.record(newEntry(7));
+    recorder.record(newEntry(7));
+    await expect(recorder.flush()).rejects.toThrow('invalid input syntax');
+    heal();
+    recorder.record(newEntry(7));
+    await recorder.flush();
+    expect(calls[0]?.entries).toHaveLength(1);
+    expect(calls[0]?.lost).toEqual(new Map([[7, 2]]));
+    await recorder.close();
+  });
+
+  it('records nothing with a window of 0', async () => {
+    const { store, calls, heal } = storeThat(() => new Error('never'));
+    heal();
+    const recorder = createRecorder(store, 0, () => undefined);
+    recorder.record(newEntry(1));
+    await recorder.flush();
+    expect(calls).toEqual([]);
+  });
+});
