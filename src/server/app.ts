@@ -245,7 +245,7 @@ function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: F
   journal.record(incomingEntry({
     request, access, status: answer.status, answer: answer.body, secret: op?.id === 'webhookSecret', replayed: answer.replayed,
     ...(refusal && { error: { code: refusal.code, details: refusal.details } }),
-    durationMs, wall: Math.round(Date.now() - durationMs), serverNow: Math.round(ctx.realClock().getTime() - durationMs),
+    durationMs, wall: Math.round(Date.now() - durationMs), serverNow: ctx.realClock().getTime(),
   }), request.method !== 'GET');
 }
 

@@ -70,7 +70,7 @@ export interface Incoming {
   durationMs: number;
   /** when it was received, real time (ms) */
   wall: number;
-  /** the server's time then (a seeded server's stands still), which the company's clock runs from (ms) */
+  /** the server's time as the answer was made (a seeded server's stands still), which the company's clock runs from (ms) */
   serverNow: number;
 }
 
