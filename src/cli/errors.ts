@@ -31,7 +31,7 @@ export const EXIT_CODE_HELP = `Exit codes:
        serve: a --fixtures file that is not valid, --seed on a database holding charges,
        a --write-env path in a missing folder)
   3    authentication failed (missing or rejected token)
-  4    not found
+  4    not found; a command only \`pinvoice serve\` answers, against another gateway
   5    server or network error (including a port already in use, or a database another serve holds)
   6    input needed but prompts are off (no TTY, or --no-input)
   7    invoice get --watch: the charge ended without being paid;

@@ -43,7 +43,7 @@ export interface HttpRequest {
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+export const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_DELAY_MS = 10_000;
 const DEBUG_BODY_LIMIT = 4000;
 
@@ -103,7 +103,7 @@ function describeTls(code: string | undefined, message: string | undefined, orig
   }
 }
 
-function networkError(error: unknown, url: string, timeoutMs: number): NetworkError {
+export function networkError(error: unknown, url: string, timeoutMs: number): NetworkError {
   const origin = new URL(url).origin;
   const { code, names, message } = rootCause(error);
   if (names.includes('TimeoutError') || names.includes('AbortError')) return new NetworkError(`no answer from ${origin} within ${spokenDuration(timeoutMs)} (--timeout, PINVOICE_TIMEOUT)`);
@@ -149,19 +149,34 @@ export interface HttpResponse {
   ignoredFields?: string | undefined;
 }
 
+/** The request's URL: the base URL, the operation's path under it, the query. */
+export function requestUrl(baseUrl: string, path: string, query: Record<string, string> = {}): string {
+  const target = new URL(path.replace(/^\//, ''), baseUrl.replace(/\/?$/, '/'));
+  for (const [name, value] of Object.entries(query)) target.searchParams.set(name, value);
+  return target.toString();
+}
+
+/** The headers every request carries (the token only ever goes to the base URL's origin: redirects are not followed), and its own. */
+export function requestHeaders(options: Pick<HttpOptions, 'token' | 'userAgent'>, own: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': options.userAgent, ...own };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  return headers;
+}
+
+/** --debug: the request as sent, the token masked. */
+export function logRequest(debug: ((line: string) => void) | undefined, request: Pick<HttpRequest, 'method' | 'body'>, url: string, headers: Record<string, string>): void {
+  if (!debug) return;
+  debug(`> ${request.method} ${url}`);
+  for (const [name, value] of Object.entries(headers)) {
+    debug(`> ${name}: ${name === 'Authorization' ? `Bearer ${maskToken(value.slice(7))}` : value}`);
+  }
+  // the card number and security code are masked like the token: debug output ends up in bug reports
+  if (request.body !== undefined) debug(`> ${JSON.stringify(redactCard(request.body)).slice(0, DEBUG_BODY_LIMIT)}`);
+}
+
 export function createHttp(options: HttpOptions) {
   const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
   const debug = options.debug;
-
-  function logRequest(request: HttpRequest, url: string, headers: Record<string, string>): void {
-    if (!debug) return;
-    debug(`> ${request.method} ${url}`);
-    for (const [name, value] of Object.entries(headers)) {
-      debug(`> ${name}: ${name === 'Authorization' ? `Bearer ${maskToken(value.slice(7))}` : value}`);
-    }
-    // the card number and security code are masked like the token: debug output ends up in bug reports
-    if (request.body !== undefined) debug(`> ${JSON.stringify(redactCard(request.body)).slice(0, DEBUG_BODY_LIMIT)}`);
-  }
 
   async function exchange(request: HttpRequest, url: string, headers: Record<string, string>, timeoutMs: number): Promise<TextResponse> {
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
@@ -203,13 +218,9 @@ export function createHttp(options: HttpOptions) {
   }
 
   return async function send(request: HttpRequest): Promise<HttpResponse> {
-    const target = new URL(request.path.replace(/^\//, ''), options.baseUrl.replace(/\/?$/, '/'));
-    for (const [name, value] of Object.entries(request.query ?? {})) target.searchParams.set(name, value);
-    const url = target.toString();
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': options.userAgent, ...request.headers };
-    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (options.token) headers.Authorization = `Bearer ${options.token}`;
-    logRequest(request, url, headers);
+    const url = requestUrl(options.baseUrl, request.path, request.query);
+    const headers = requestHeaders(options, { ...request.headers, ...(request.body !== undefined && { 'Content-Type': 'application/json' }) });
+    logRequest(debug, request, url, headers);
     // One budget for the whole exchange: a silent server costs --timeout, not that for each retry.
     let deadline = Date.now() + options.timeoutMs;
     for (let attempt = 0; ; attempt++) {

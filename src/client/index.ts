@@ -5,8 +5,9 @@
 import type { ChaosRequest, SigningKey } from '../api/sandbox.js';
 import type { CreateInvoiceRequest, RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import type { SandboxAction } from '../domain/status.js';
-import { ApiRequestError, UnexpectedResponseError } from './errors.js';
-import { createHttp, type HttpOptions, type HttpRequest } from './http.js';
+import { ApiRequestError, RedirectError, UnexpectedResponseError } from './errors.js';
+import { openEventStream, type ServerEvent, type StreamEnd } from './event-stream.js';
+import { createHttp, logRequest, networkError, REDIRECTS, redirectMessage, requestHeaders, requestUrl, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
 import { OPERATIONS, type OperationId } from './operations.js';
 import { readCompany } from './read/company.js';
 import { toApiError } from './read/error-body.js';
@@ -55,6 +56,19 @@ export interface AnswerNotes {
   ignoredFields?: string | undefined;
 }
 
+/** How journalStream is followed: where it resumes, what hears its events, what stops it. */
+export interface JournalStream {
+  /** the last event's id (Last-Event-ID): the stream resumes after it; none: from now */
+  lastEventId?: string | undefined;
+  signal: AbortSignal;
+  /** the server has answered with the stream */
+  onOpen(): void;
+  onEvent(event: ServerEvent): void;
+}
+
+/** Three of the server's heartbeats (every 15 s) missed: the connection is taken as dropped. */
+const STREAM_IDLE_MS = 45_000;
+
 /** One page of `pinvoice serve`'s charge listing: the records as sent, their views, and where the next page starts. */
 export interface InvoicePage {
   records: unknown[];
@@ -85,6 +99,9 @@ const newKey = async () => (await import('node:crypto')).randomUUID();
 const fillPath = (path: string, params: Record<string, string | number>) =>
   path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
 
+/** What an operation's `{id}` names, for a 404's message, where it is not a charge. */
+const LOOKED_UP: Partial<Record<OperationId, string>> = { sandboxRequest: 'journal entry' };
+
 /**
  * A 404 or 405 to an operation only `pinvoice serve` has, from a gateway that has no such route (not our
  * server's "no such charge" for a route it has), said as what it is.
@@ -114,17 +131,21 @@ export function createClient(options: ClientOptions) {
   const send = createHttp(httpOptions);
   const nameOf = (id: OperationId) => options.nameOperation?.(id) ?? OPERATIONS[id].name;
 
+  /** An error status as the error it is: the gateway's words, a route only `pinvoice serve` has, or what a 404 looked up. */
+  function refused(id: OperationId, { status, statusText, text, url }: Pick<HttpResponse, 'status' | 'statusText' | 'text' | 'url'>, params: Record<string, string | number> = {}): ApiRequestError {
+    const error = toApiError(status, statusText, text, url);
+    // a gateway's message may name the operation as the specification does ("Create Invoices is not open to it")
+    if (options.nameOperation) error.message = error.message.split(OPERATIONS[id].name).join(nameOf(id));
+    const missing = missingExtension(error, id, options.baseUrl, options.nameOperation && nameOf(id));
+    if (missing === error && status === 404 && params.id !== undefined) error.lookedUp = `${LOOKED_UP[id] ?? 'charge'} ${JSON.stringify(String(params.id))}`;
+    return missing;
+  }
+
   /** The answer's JSON value, as sent (an empty body is no value); an error status is an ApiRequestError. */
   async function call(id: OperationId, request: Omit<HttpRequest, 'path'>, params: Record<string, string | number> = {}, answer?: AnswerNotes): Promise<unknown> {
-    const { status, statusText, text, url, replayed, ignoredFields } = await send({ ...request, path: fillPath(OPERATIONS[id].path, params) });
-    if (status < 200 || status > 299) {
-      const error = toApiError(status, statusText, text, url);
-      // a gateway's message may name the operation as the specification does ("Create Invoices is not open to it")
-      if (options.nameOperation) error.message = error.message.split(OPERATIONS[id].name).join(nameOf(id));
-      const missing = missingExtension(error, id, options.baseUrl, options.nameOperation && nameOf(id));
-      if (missing === error && status === 404 && params.id !== undefined) error.lookedUp = `charge ${JSON.stringify(String(params.id))}`;
-      throw missing;
-    }
+    const response = await send({ ...request, path: fillPath(OPERATIONS[id].path, params) });
+    const { status, statusText, text, url, replayed, ignoredFields } = response;
+    if (status < 200 || status > 299) throw refused(id, response, params);
     if (answer) Object.assign(answer, { replayed: replayed === true, ignoredFields });
     if (text.trim() === '') return undefined;
     try {
@@ -216,6 +237,31 @@ export function createClient(options: ClientOptions) {
     journalFind: async (pattern: unknown, waitSeconds?: number) =>
       call('sandboxRequestsFind', { method: 'POST', body: pattern, retrySafe: true, ...(waitSeconds !== undefined && { query: { wait: String(waitSeconds) } }) }),
     journalClear: async () => call('sandboxRequestsClear', { method: 'DELETE', retrySafe: true }),
+    /**
+     * The journal as it is written (Server-Sent Events), each event to `onEvent`, until the server ends
+     * the stream, the connection drops or falls silent, or `signal` stops it: resolves with the cursor to
+     * go on from (Last-Event-ID) and the wait the server asked for. Refusals are thrown as any call's.
+     */
+    async journalStream(query: Record<string, string>, stream: JournalStream): Promise<StreamEnd> {
+      const url = requestUrl(options.baseUrl, OPERATIONS.sandboxRequestsStream.path, query);
+      const headers = requestHeaders(httpOptions, { Accept: 'text/event-stream', ...(stream.lastEventId !== undefined && { 'Last-Event-ID': stream.lastEventId }) });
+      logRequest(options.debug, { method: 'GET' }, url, headers);
+      const opened = () => {
+        options.debug?.('< 200 OK (event stream)');
+        stream.onOpen();
+      };
+      const answer = await openEventStream(url, { ...stream, onOpen: opened, headers, timeoutMs: httpOptions.timeoutMs, idleMs: STREAM_IDLE_MS, ca: options.ca })
+        .catch((error: unknown) => {
+          throw networkError(error, url, httpOptions.timeoutMs);
+        });
+      if ('ended' in answer) return answer;
+      options.debug?.(`< ${answer.status} ${answer.statusText}`);
+      if (REDIRECTS.has(answer.status)) throw new RedirectError(redirectMessage(url, answer.status, answer.location ?? '', options.baseUrl));
+      if (answer.status >= 200 && answer.status <= 299) {
+        throw new UnexpectedResponseError(`${new URL(url).origin} answered ${nameOf('sandboxRequestsStream')} with HTTP ${answer.status}, but not with an event stream`);
+      }
+      throw refused('sandboxRequestsStream', { ...answer, url });
+    },
     async scenarios() {
       const answer = await plain('sandboxScenarios');
       return { raw: unwrapList(answer), list: readScenarios(answer) };
