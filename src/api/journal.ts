@@ -14,7 +14,6 @@ export const BODY_CAP_BYTES = 64 * 1024;
 export const MAX_SUBSCRIBERS = 8;
 /** How many near misses a find that matched nothing answers. */
 export const NEAR_MISSES = 3;
-export const DEFAULT_JOURNAL_SIZE = 10_000;
 
 const timestamp = () => z.string().describe('ISO 8601 UTC, milliseconds, trailing Z');
 

@@ -1,6 +1,5 @@
 // The server's configuration, declared once with its defaults: `serve`'s flags, createApp's options
 // and the tests all start from SERVER_DEFAULTS and override what they name.
-import { DEFAULT_JOURNAL_SIZE } from '../api/journal.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { Durability } from './store/port.js';
 
@@ -57,7 +56,7 @@ export const SERVER_DEFAULTS: ServerConfig = {
   boletoGraceDays: 2,
   rateLimit: false,
   expiryCheckMs: 1000,
-  journal: DEFAULT_JOURNAL_SIZE,
+  journal: 10_000,
   idempotencyPurgeMs: 3_600_000,
   postbacks: POSTBACK_DEFAULTS,
   limits: DEFAULT_LIMITS,

@@ -3,11 +3,11 @@
 // receivers. Several run side by side; close() leaves no server, socket, timer or folder behind.
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../server/app.js';
+import { SERVER_DEFAULTS } from '../server/config.js';
 import { loadFixtures, readFixtures } from '../server/fixtures.js';
 import { startServer } from '../server/serve.js';
 import type { Store } from '../server/store/port.js';
 import { chaosControl, clockControl, drive, sandboxApi, sandboxClient } from './api.js';
-import { DEFAULT_JOURNAL_SIZE } from '../api/journal.js';
 import { openPlace, type Place } from './engine.js';
 import { checkedStart, companyToken, type Start } from './options.js';
 import { requestsControl } from './requests.js';
@@ -110,7 +110,7 @@ function sandbox(parts: Parts): Sandbox {
     chargeback: (ref) => drive(client, ref, 'chargeback'),
     clock: clockControl(client),
     chaos: chaosControl(client),
-    requests: requestsControl(client, start.settings.journal ?? DEFAULT_JOURNAL_SIZE),
+    requests: requestsControl(client, start.settings.journal ?? SERVER_DEFAULTS.journal),
     async webhooks() {
       if (closed) throw new Error('sandbox.webhooks(): the sandbox is closed');
       const owned = await startReceiver({ secret: webhookSecret, token });

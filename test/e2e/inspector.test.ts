@@ -83,6 +83,8 @@ describe(`the journal (${ENGINE})`, () => {
     const created = await call(node.url, TOKEN, 'POST', '/api/v2/invoices', cardBody(), { 'idempotency-key': randomUUID() });
     expect(created.status).toBe(200);
     const { entries, text } = await stream;
+    // the stream names its starting cursor first: a client that loses it before any entry resumes from there
+    expect(text).toMatch(/^retry: 1000\nid: \d+\n/);
     expect(entries[0]).toMatchObject({ direction: 'in', method: 'POST', path: '/api/v2/invoices', status: 200, token_name: expect.any(String), invoice_ids: [created.body.data.id] });
     expect(entries[0].body.card.number).toBe('411111******1111');
     expect(entries[0].body.card).not.toHaveProperty('security_code');
@@ -199,6 +201,21 @@ describe(`the journal (${ENGINE})`, () => {
     const cleared = await call(node.url, other, 'DELETE', '/api/v2/sandbox/requests');
     expect(cleared.body.cleared).toBeGreaterThanOrEqual(1);
     expect((await list(node.url, other)).body).toEqual({ data: [], next_cursor: 0, dropped: 0 });
+  });
+
+  it('resumes a stream from Last-Event-ID, and from now when that is beyond the newest entry (a journal since emptied)', async () => {
+    const before = (await list(node.url, TOKEN, '?limit=500')).body.next_cursor as number;
+    expect((await call(node.url, TOKEN, 'GET', '/api/v2/company')).status).toBe(200);
+    const resumed = await fetch(`${node.url}/api/v2/sandbox/requests/stream`, { headers: { authorization: `Bearer ${TOKEN}`, 'last-event-id': String(before) }, signal: AbortSignal.timeout(3000) });
+    const reader = (resumed.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('event: entry')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain('"path":"/api/v2/company"');
+    await reader.cancel();
+    const beyond = readStream(`${node.url}/api/v2/sandbox/requests/stream?after=99999999`, TOKEN, 1);
+    await sleep(200);
+    expect((await call(node.url, TOKEN, 'GET', '/api/v2/sandbox/scenarios')).status).toBe(200);
+    expect((await beyond).entries[0].path).toBe('/api/v2/sandbox/scenarios');
   });
 
   it('refuses a ninth stream of a company (429) and bad filters by name (422)', async () => {

@@ -254,8 +254,11 @@ export function createStreams() {
         query = await listQuery(ctx, company, request.query as Record<string, unknown>, STREAM_PARAMS);
         await journal.flush();
         const lastEventId = request.headers['last-event-id'];
-        cursor = typeof lastEventId === 'string' && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId)
-          : (request.query as Record<string, unknown>).after !== undefined ? query.after : await ctx.store.journal.last(company.id);
+        const newest = await ctx.store.journal.last(company.id);
+        const asked = typeof lastEventId === 'string' && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId)
+          : (request.query as Record<string, unknown>).after !== undefined ? query.after : newest;
+        // a cursor beyond the newest entry is one of a journal since emptied (a server in memory, restarted): from now on
+        cursor = Math.min(asked, newest);
       } catch (error) {
         end();
         throw error;
@@ -263,7 +266,8 @@ export function createStreams() {
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-      res.write(`retry: 1000\n: journal of company ${company.id}; entries after ${cursor}\n\n`);
+      // the cursor it starts from, as an id: a client that loses the stream before any entry resumes from it
+      res.write(`retry: 1000\nid: ${cursor}\n: journal of company ${company.id}; entries after ${cursor}\n\n`);
       beat.timer = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
       beat.timer.unref();
       request.raw.socket?.once('close', end);
