@@ -90,20 +90,34 @@ function tokenPart(access: Access, bearer: string | undefined): { json: string; 
   return part;
 }
 
+/** The kept headers as JSON; a client sends the same ones request after request, so the last text of each access is reused when they are. */
+const lastHeaders = new WeakMap<Access, { values: (string | undefined)[]; json: string }>();
+function headersJson(access: Access, raw: FastifyRequest['headers'], header: string | undefined): string {
+  const values = KEPT_HEADERS.map((name) => {
+    const value = raw[name];
+    return typeof value === 'string' ? value : undefined;
+  });
+  const last = lastHeaders.get(access);
+  if (last && last.values.every((value, i) => value === values[i])) return last.json;
+  const headers: Record<string, string> = {};
+  KEPT_HEADERS.forEach((name, i) => {
+    const value = values[i];
+    if (value !== undefined) headers[name] = value.length > 512 ? value.slice(0, 512) : value;
+  });
+  if (header) headers.authorization = header;
+  const json = JSON.stringify(headers);
+  lastHeaders.set(access, { values, json });
+  return json;
+}
+
 export function incomingEntry(input: Incoming): NewJournalEntry {
   const { request, access, status, answer } = input;
   const url = request.url;
   const mark = url.indexOf('?');
-  const headers: Record<string, string> = {};
   const raw = request.headers;
-  for (const name of KEPT_HEADERS) {
-    const value = raw[name];
-    if (typeof value === 'string') headers[name] = value.length > 512 ? value.slice(0, 512) : value;
-  }
   const authorization = raw.authorization;
   const bearer = authorization === undefined ? undefined : /^Bearer\s+(\S+)/i.exec(authorization)?.[1];
   const token = tokenPart(access, bearer);
-  if (token.header) headers.authorization = token.header;
   // the answer as sent: JSON text, or its bytes (a kept record's), handed on as they are; only an answer
   // that may hold a secret is read and rewritten
   let answered: string | Buffer | null;
@@ -113,7 +127,7 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
   if (answered !== null && input.secret) answered = redactSecretText(answered.toString());
   const touched = answered === null || status >= 300 ? undefined : recordId(answered);
   const key = raw['idempotency-key'];
-  let detail = `{"headers":${JSON.stringify(headers)},"duration_ms":${Math.round(input.durationMs * 100) / 100},${token.json}`;
+  let detail = `{"headers":${headersJson(access, raw, token.header)},"duration_ms":${Math.round(input.durationMs * 100) / 100},${token.json}`;
   const query = request.query as Record<string, unknown> | undefined;
   if (query && mark !== -1) detail += `,"query":${JSON.stringify(query)}`;
   if (typeof key === 'string') detail += `,"idempotency_key":${JSON.stringify(key.slice(0, 255))}`;

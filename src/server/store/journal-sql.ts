@@ -9,14 +9,14 @@ export const JOURNAL_COLUMNS = ['company_id', 'at', 'sandbox_at', 'direction', '
 export const globToLike = (glob: string): string => glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 export const globToGlob = (glob: string): string => glob.replace(/[[\]?]/g, (c) => `[${c}]`);
 
-/** The filter's conditions after `company_id = <p> AND id > <p>`; `pathCondition` is the engine's pattern test. */
-export function journalWhere(filter: JournalFilter, param: (value: unknown) => string, pathCondition: (pattern: string) => string): string {
+/** The filter's conditions after `company_id = <p> AND id > <p>`; `pathCondition` is the engine's pattern test; `table` qualifies the columns (`e.`). */
+export function journalWhere(filter: JournalFilter, param: (value: unknown) => string, pathCondition: (pattern: string) => string, table = ''): string {
   const parts: string[] = [];
-  if (filter.direction) parts.push(`direction = ${param(filter.direction)}`);
-  if (filter.method) parts.push(`method = ${param(filter.method)}`);
-  if (filter.path !== undefined) parts.push(filter.path.includes('*') ? pathCondition(filter.path) : `path = ${param(filter.path)}`);
-  if (filter.status) parts.push(`status BETWEEN ${param(filter.status[0])} AND ${param(filter.status[1])}`);
-  if (filter.invoiceId !== undefined) parts.push(`invoice_id = ${param(filter.invoiceId)}`);
+  if (filter.direction) parts.push(`${table}direction = ${param(filter.direction)}`);
+  if (filter.method) parts.push(`${table}method = ${param(filter.method)}`);
+  if (filter.path !== undefined) parts.push(filter.path.includes('*') ? pathCondition(filter.path) : `${table}path = ${param(filter.path)}`);
+  if (filter.status) parts.push(`${table}status BETWEEN ${param(filter.status[0])} AND ${param(filter.status[1])}`);
+  if (filter.invoiceId !== undefined) parts.push(`${table}invoice_id = ${param(filter.invoiceId)}`);
   return parts.map((part) => ` AND ${part}`).join('');
 }
 

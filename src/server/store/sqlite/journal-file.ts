@@ -7,14 +7,15 @@
 //
 // Running from source (the tests' transform, no compiled worker beside this file), the file is written
 // on the main thread instead: the same statements, only not off the thread.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StoreFault } from '../faults.js';
-import type { JournalStore, Writes } from '../port.js';
+import type { JournalStore, NewJournalEntry, Writes } from '../port.js';
 import type { Db } from './database.js';
 import { sqliteFault } from './faults.js';
-import { createJournalReads, createJournalWrites, journalFileOf, JOURNAL_SCHEMA, openJournalFile } from './journal.js';
+import { createJournalReads, createJournalWrites, journalFileOf, JOURNAL_SCHEMA, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
 import type { JournalAnswer, JournalCall } from './journal-worker.js';
 
 export interface SqliteJournal extends JournalStore {
@@ -29,17 +30,53 @@ const journalFault = (error: unknown, file: string): unknown => {
   return fault ? new StoreFault(fault.code, `The journal: ${fault.message}`, fault.retryAfter) : error;
 };
 
+/** How long the door trusts that a body it sent is still kept (journal.ts removes one unnamed for BODY_GRACE_MS). */
+const RESEND_MS = 10_000;
+
+/**
+ * Splits a batch into the rows to insert and the answers to keep once. An answer given as a Buffer is
+ * one the server keeps and hands out again (a charge's record, read many times): the same buffer gets
+ * one ref for this process (refs of several processes on one file never meet), sent with its bytes the
+ * first time (and again every 10 s), by name after. The main thread thus neither copies a polled
+ * record into every entry nor hands it to the writer again.
+ */
+function bodySharing() {
+  const sent = new WeakMap<Buffer, { ref: string; at: number }>();
+  const nonce = randomBytes(6).toString('hex');
+  let count = 0;
+  return (entries: NewJournalEntry[]): { rows: JournalInsert[]; bodies: SharedBody[] } => {
+    const now = Date.now();
+    const bodies: SharedBody[] = [];
+    const rows = entries.map((entry): JournalInsert => {
+      const answer = entry.response_body;
+      if (!Buffer.isBuffer(answer)) return { ...entry, response_body: answer, response_ref: null };
+      let known = sent.get(answer);
+      if (!known || now - known.at > RESEND_MS) {
+        known = { ref: known?.ref ?? `${nonce}.${++count}`, at: now };
+        sent.set(answer, known);
+        bodies.push({ ref: known.ref, body: answer });
+      }
+      return { ...entry, response_body: null, response_ref: known.ref };
+    });
+    return { rows, bodies };
+  };
+}
+
 /** In memory: the tables in the database itself, every call through the writer's queue. */
 export function memoryJournal(db: Db, enqueue: <T>(run: (tx: Writes) => Promise<T>, write?: boolean) => Promise<T>): SqliteJournal {
   db.exec(JOURNAL_SCHEMA);
   const reads = createJournalReads(db);
   const writes = createJournalWrites(db);
+  const share = bodySharing();
   return {
     list: (...args) => enqueue(() => reads.list(...args), false),
     get: (...args) => enqueue(() => reads.get(...args), false),
     state: (...args) => enqueue(() => reads.state(...args), false),
     last: (...args) => enqueue(() => reads.last(...args), false),
-    append: (entries, keep, lost) => enqueue(async () => writes.append(entries, keep, lost)),
+    append: (entries, keep, lost) => {
+      const { rows, bodies } = share(entries);
+      return enqueue(async () => writes.append(rows, bodies, keep, lost));
+    },
     clear: (companyId) => enqueue(async () => writes.clear(companyId)),
     clearAll: async () => writes.clearAll(),
     close: async () => undefined,
@@ -56,6 +93,7 @@ export function fileJournal(dbPath: string): SqliteJournal {
   const reads = createJournalReads(reader);
   const guard = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A) => fn(...args).catch((error: unknown) => Promise.reject(journalFault(error, file)));
   const readDoor = { list: guard(reads.list), get: guard(reads.get), state: guard(reads.state), last: guard(reads.last) };
+  const share = bodySharing();
 
   if (!existsSync(fileURLToPath(WORKER))) {
     const writes = createJournalWrites(reader);
@@ -68,7 +106,10 @@ export function fileJournal(dbPath: string): SqliteJournal {
     });
     return {
       ...readDoor,
-      append: (entries, keep, lost) => now(() => writes.append(entries, keep, lost)),
+      append: (entries, keep, lost) => now(() => {
+        const { rows, bodies } = share(entries);
+        writes.append(rows, bodies, keep, lost);
+      }),
       clear: (companyId) => now(() => writes.clear(companyId)),
       clearAll: () => now(() => writes.clearAll()),
       close: async () => void reader.close(),
@@ -113,7 +154,10 @@ export function fileJournal(dbPath: string): SqliteJournal {
   };
   return {
     ...readDoor,
-    append: (entries, keep, lost) => call('append', [entries, keep, lost]),
+    append: (entries, keep, lost) => {
+      const { rows, bodies } = share(entries);
+      return call('append', [rows, bodies, keep, lost]);
+    },
     clear: (companyId) => call('clear', [companyId]),
     clearAll: () => call('clearAll', []),
     async close() {

@@ -1,6 +1,8 @@
 // The journal's writer thread (journal-file.ts): it owns the one connection that writes the journal's
 // file, so the main thread spends nothing on a batch but handing it over. Each message is one call,
 // answered with its id.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createJournalWrites, openJournalFile, type JournalWrites } from './journal.js';
 
@@ -12,6 +14,20 @@ export type JournalCall =
 
 export type JournalAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code?: string };
 
+/**
+ * The journal is background work: this thread gives way to the one answering requests (and, on a
+ * small machine, to the clients making them). Linux only (a thread is named by its id under
+ * /proc/thread-self); elsewhere it runs at the process's priority.
+ */
+function yieldToRequests(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
+  } catch {
+    // not Linux, or not allowed: the default priority
+  }
+}
+
+yieldToRequests();
 const db = openJournalFile((workerData as { file: string }).file);
 const writes = createJournalWrites(db);
 const port = parentPort;

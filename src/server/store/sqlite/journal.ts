@@ -3,7 +3,7 @@
 // (journal-file.ts): a batch never waits for the charges' writer, nor holds it up.
 import { chmodSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { JournalFilter, JournalReads, JournalState, JournalStore } from '../port.js';
+import type { JournalFilter, JournalReads, JournalState, NewJournalEntry } from '../port.js';
 import { globToGlob, JOURNAL_COLUMNS, journalWhere, toJournalRow } from '../journal-sql.js';
 import type { Row } from '../rows.js';
 import type { Db } from './database.js';
@@ -12,6 +12,10 @@ import type { Db } from './database.js';
  * The journal's tables. AUTOINCREMENT: an id is never given twice, not even after a clear, so a cursor
  * stays a cursor. A company's entries in id order are its window; those of a charge have their own
  * index. journal_state counts each company's entries and those dropped from its window.
+ *
+ * journal_bodies holds answers that many entries share, once: a charge polled a thousand times answers
+ * the same record, which the server keeps as one buffer; its entries name it by `response_ref`
+ * (journal-file.ts), and a body no entry names any more is removed a minute later.
  */
 export const JOURNAL_SCHEMA = `
   CREATE TABLE IF NOT EXISTS journal_entries (
@@ -26,8 +30,14 @@ export const JOURNAL_SCHEMA = `
     invoice_id INTEGER,
     request_body TEXT,
     response_body TEXT,
+    response_ref TEXT,
     detail TEXT NOT NULL
   );
+  CREATE TABLE IF NOT EXISTS journal_bodies (
+    ref TEXT PRIMARY KEY,
+    body BLOB NOT NULL,
+    at INTEGER NOT NULL
+  ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS journal_company ON journal_entries(company_id, id);
   CREATE INDEX IF NOT EXISTS journal_invoice ON journal_entries(company_id, invoice_id, id) WHERE invoice_id IS NOT NULL;
   CREATE TABLE IF NOT EXISTS journal_state (
@@ -40,17 +50,21 @@ export const JOURNAL_SCHEMA = `
 
 const NO_STATE: JournalState = { dropped: 0, dropped_upto: 0 };
 
+/** An entry's columns, its answer read from journal_bodies when it names one there. */
+const SELECT = `SELECT e.id, ${JOURNAL_COLUMNS.filter((c) => c !== 'response_body').map((c) => `e.${c}`).join(', ')},
+  COALESCE(e.response_body, b.body) AS response_body FROM journal_entries e LEFT JOIN journal_bodies b ON b.ref = e.response_ref`;
+
 /** The journal's reads over a connection. */
 export function createJournalReads(db: Db): JournalReads {
   const state = db.prepare<[number], JournalState>('SELECT dropped, dropped_upto FROM journal_state WHERE company_id = ?');
-  const byId = db.prepare<[number, number], Row>('SELECT * FROM journal_entries WHERE company_id = ? AND id = ?');
+  const byId = db.prepare<[number, number], Row>(`${SELECT} WHERE e.company_id = ? AND e.id = ?`);
   const last = db.prepare<[number], { id: number | null }>('SELECT MAX(id) AS id FROM journal_entries WHERE company_id = ?');
   const lists = new Map<string, { all: (...values: unknown[]) => unknown[] }>();
   return {
     async list(companyId: number, filter: JournalFilter, after: number, limit: number) {
       const values: unknown[] = [companyId, after];
-      const where = journalWhere(filter, (value) => (values.push(value), '?'), (pattern) => (values.push(globToGlob(pattern)), 'path GLOB ?'));
-      const sql = `SELECT * FROM journal_entries WHERE company_id = ? AND id > ?${where} ORDER BY id LIMIT ?`;
+      const where = journalWhere(filter, (value) => (values.push(value), '?'), (pattern) => (values.push(globToGlob(pattern)), 'e.path GLOB ?'), 'e.');
+      const sql = `${SELECT} WHERE e.company_id = ? AND e.id > ?${where} ORDER BY e.id LIMIT ?`;
       let statement = lists.get(sql);
       if (!statement) lists.set(sql, (statement = db.prepare<unknown[]>(sql)));
       return (statement.all(...values, limit) as Row[]).map(toJournalRow);
@@ -68,15 +82,31 @@ export function createJournalReads(db: Db): JournalReads {
   };
 }
 
+/** An entry as the writer takes it: its answer inline, or named by `response_ref` in journal_bodies. */
+export type JournalInsert = Omit<NewJournalEntry, 'response_body'> & { response_body: string | null; response_ref: string | null };
+/** An answer to keep once, for the entries that name it. */
+export interface SharedBody {
+  ref: string;
+  body: Buffer | Uint8Array;
+}
+
+/** A body no entry names is removed once it is this old: the door re-sends a body it has not sent for 10 s. */
+export const BODY_GRACE_MS = 60_000;
+
 export interface JournalWrites {
-  append(entries: Parameters<JournalStore['append']>[0], keep: number, lost?: ReadonlyMap<number, number>): void;
+  append(entries: JournalInsert[], bodies: SharedBody[], keep: number, lost?: ReadonlyMap<number, number>): void;
   clear(companyId: number): number;
   clearAll(): void;
 }
 
 /** What changes the journal, synchronously, each call in one transaction of its own (a savepoint inside the caller's). */
 export function createJournalWrites(db: Db): JournalWrites {
-  const insert = db.prepare(`INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')}) VALUES (${JOURNAL_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+  const columns = [...JOURNAL_COLUMNS, 'response_ref'];
+  const insert = db.prepare(`INSERT INTO journal_entries (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+  const keepBody = db.prepare<[string, Buffer | Uint8Array, number]>('INSERT INTO journal_bodies (ref, body, at) VALUES (?, ?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at');
+  const forgetBodies = db.prepare<[number]>(`DELETE FROM journal_bodies WHERE at < ?
+    AND NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.response_ref = journal_bodies.ref)`);
+  let lastSweep = Date.now();
   const count = db.prepare<[number, number], { entries: number }>(`
     INSERT INTO journal_state (company_id, entries) VALUES (?, ?)
     ON CONFLICT (company_id) DO UPDATE SET entries = entries + excluded.entries RETURNING entries`);
@@ -99,7 +129,14 @@ export function createJournalWrites(db: Db): JournalWrites {
     counted.run(dropped, dropped, boundary.id, companyId);
   }
 
-  const append = db.transaction((entries: Parameters<JournalStore['append']>[0], keep: number, lost?: ReadonlyMap<number, number>) => {
+  const append = db.transaction((entries: JournalInsert[], bodies: SharedBody[], keep: number, lost?: ReadonlyMap<number, number>) => {
+    const now = Date.now();
+    // (a Buffer handed to the writer's thread arrives as a plain Uint8Array, which SQLite does not bind)
+    for (const { ref, body } of bodies) keepBody.run(ref, Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength), now);
+    if (now - lastSweep > BODY_GRACE_MS / 2) {
+      lastSweep = now;
+      forgetBodies.run(now - BODY_GRACE_MS);
+    }
     const added = new Map<number, number>();
     for (const entry of entries) {
       insert.run(entry as unknown as Record<string, unknown>);
@@ -114,11 +151,12 @@ export function createJournalWrites(db: Db): JournalWrites {
     return removed;
   });
   return {
-    append: (entries, keep, lost) => void append(entries, keep, lost),
+    append: (entries, bodies, keep, lost) => void append(entries, bodies, keep, lost),
     clear: (companyId) => clear(companyId),
     clearAll: db.transaction(() => {
       db.prepare('DELETE FROM journal_entries').run();
       db.prepare('DELETE FROM journal_state').run();
+      db.prepare('DELETE FROM journal_bodies').run();
     }),
   };
 }
