@@ -94,10 +94,17 @@ describe(`the journal (${ENGINE})`, () => {
     const shown = await call(node.url, TOKEN, 'GET', `/api/v2/sandbox/requests/${entries[0].id}`);
     expect(shown.body.response_body.data.id).toBe(created.body.data.id);
     // a lookup's answer is kept as the record it was
-    const read = await call(node.url, TOKEN, 'GET', `/api/v2/invoices/${created.body.data.secureId}`);
-    const lookup = (await list(node.url, TOKEN, `?method=GET&path=/api/v2/invoices/${created.body.data.secureId}`)).body.data[0];
-    expect(lookup).toMatchObject({ status: 200, invoice_ids: [created.body.data.id] });
-    expect(lookup.response_body).toEqual(read.body);
+    // (read twice and refunded between: the same record read again is kept once, and each entry shows the one it got)
+    const path = `/api/v2/invoices/${created.body.data.secureId}`;
+    const read = await call(node.url, TOKEN, 'GET', path);
+    await call(node.url, TOKEN, 'GET', path);
+    expect((await call(node.url, TOKEN, 'POST', `${path}/refund`, { amount_cents: 100 })).status).toBe(200);
+    const after = await call(node.url, TOKEN, 'GET', path);
+    const lookups = (await list(node.url, TOKEN, `?method=GET&path=${path}`)).body.data;
+    expect(lookups).toHaveLength(3);
+    expect(lookups[0]).toMatchObject({ status: 200, invoice_ids: [created.body.data.id] });
+    expect(lookups.map((e: any) => e.response_body)).toEqual([read.body, read.body, after.body]);
+    expect(after.body.refundedAmount).toBe(100);
     // a query that no company token made is not there: /health and the journal's own reads
     await fetch(`${node.url}/health`);
     const paths = (await list(node.url, TOKEN)).body.data.map((entry: any) => entry.path);
