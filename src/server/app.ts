@@ -108,6 +108,7 @@ function reportHealth(app: FastifyInstance, store: Store, logLine: (line: string
   const off = store.onHealthChange((health, before) => logLine(healthLine(health, before)));
   const now = store.health(); // a fault from before the app (a large file being checked)
   if (now.status !== 'ok') logLine(healthLine(now, { status: 'ok' }));
+  if (store.journal.notice) logLine(`journal: ${store.journal.notice}`);
   app.addHook('onClose', async () => off());
 }
 

@@ -96,6 +96,24 @@ describe.skipIf(ENGINE !== 'sqlite')('a full disk under a SQLite database', () =
 });
 
 describe.skipIf(ENGINE !== 'sqlite')('a damaged SQLite file', () => {
+  it('of the journal is set aside at start, said once, and a new journal begun: the server starts and journals', async () => {
+    const { dir, env } = workDir();
+    const db = join(dir, 'journaled.db');
+    const node = await startServe(['--port', '0', '--db', db, '--token', TOKEN], env);
+    expect((await create(node.url)).status).toBe(200);
+    expect(await node.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+    const fd = openSync(`${db}-requests`, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 0); // its header gone: not a database any more
+    closeSync(fd);
+    const again = await startServe(['--port', '0', '--db', db, '--token', TOKEN], env);
+    expect(again.stderr()).toContain(`journal: the journal file ${db}-requests was damaged (SQLite: file is not a database); it was moved to ${db}-requests.damaged and a new, empty journal begun`);
+    expect((await create(again.url)).status).toBe(200);
+    const page = await call(again.url, TOKEN, 'GET', '/api/v2/sandbox/requests');
+    expect(page.body.data.map((e: { method: string }) => e.method)).toEqual(['POST']);
+    expect(statSync(`${db}-requests.damaged`).size).toBeGreaterThan(0);
+    expect(integrity(`${db}-requests`)).toBe('ok');
+  }, 60_000);
+
   it('is refused at start, naming the file, the problem and what to do (exit 1); not one byte of it changes', async () => {
     const { dir, env } = workDir();
     const db = join(dir, 'damaged.db');

@@ -384,6 +384,8 @@ export interface JournalStore extends JournalReads {
   append(entries: NewJournalEntry[], keep: number, lost?: ReadonlyMap<number, number>): Promise<void>;
   /** removes the company's entries and zeroes its count of dropped ones; answers how many were removed */
   clear(companyId: number): Promise<number>;
+  /** what opening it had to do that its operator should know (a damaged journal file set aside), once */
+  readonly notice?: string;
 }
 
 /** Whose key it is: one key per company and operation. */

@@ -8,7 +8,7 @@
 // Running from source (the tests' transform, no compiled worker beside this file), the file is written
 // on the main thread instead: the same statements, only not off the thread.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StoreFault } from '../faults.js';
@@ -86,10 +86,27 @@ export function memoryJournal(db: Db, enqueue: <T>(run: (tx: Writes) => Promise<
 const WORKER = new URL('./journal-worker.js', import.meta.url);
 
 /** A database file's journal: its own file, written by its own thread where the compiled worker is at hand. */
+/**
+ * Opens the journal's file; one that is damaged (not a database, or broken) is set aside, renamed with
+ * `.damaged` (its -wal and -shm with it), and a new one made: the journal is a record of what passed,
+ * never a reason for the server not to start. Answers the connection and what was done, if anything.
+ */
+function openOrSetAside(file: string): { db: Db; notice?: string } {
+  try {
+    return { db: openJournalFile(file) };
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code);
+    if (code !== 'SQLITE_NOTADB' && !code.startsWith('SQLITE_CORRUPT')) throw journalFault(error, file);
+    const aside = `${file}.damaged`;
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
+    return { db: openJournalFile(file), notice: `the journal file ${file} was damaged (SQLite: ${(error as Error).message}); it was moved to ${aside} and a new, empty journal begun` };
+  }
+}
+
 export function fileJournal(dbPath: string): SqliteJournal {
   const file = journalFileOf(dbPath);
   // made here, synchronously: the file and its tables exist before anything reads them
-  const reader = openJournalFile(file);
+  const { db: reader, notice } = openOrSetAside(file);
   const reads = createJournalReads(reader);
   const guard = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A) => fn(...args).catch((error: unknown) => Promise.reject(journalFault(error, file)));
   const readDoor = { list: guard(reads.list), get: guard(reads.get), state: guard(reads.state), last: guard(reads.last) };
@@ -106,6 +123,7 @@ export function fileJournal(dbPath: string): SqliteJournal {
     });
     return {
       ...readDoor,
+      ...(notice && { notice }),
       append: (entries, keep, lost) => now(() => {
         const { rows, bodies } = share(entries);
         writes.append(rows, bodies, keep, lost);
@@ -154,6 +172,7 @@ export function fileJournal(dbPath: string): SqliteJournal {
   };
   return {
     ...readDoor,
+    ...(notice && { notice }),
     append: (entries, keep, lost) => {
       const { rows, bodies } = share(entries);
       return call('append', [rows, bodies, keep, lost]);
