@@ -15,7 +15,7 @@ import { StoreFault } from '../faults.js';
 import type { JournalStore, NewJournalEntry, Writes } from '../port.js';
 import type { Db } from './database.js';
 import { sqliteFault } from './faults.js';
-import { createJournalReads, createJournalWrites, journalFileOf, JOURNAL_SCHEMA, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
+import { createJournalReads, createJournalWrites, insertRow, journalFileOf, JOURNAL_SCHEMA, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
 import type { JournalAnswer, JournalCall } from './journal-worker.js';
 
 export interface SqliteJournal extends JournalStore {
@@ -49,14 +49,14 @@ function bodySharing() {
     const bodies: SharedBody[] = [];
     const rows = entries.map((entry): JournalInsert => {
       const answer = entry.response_body;
-      if (!Buffer.isBuffer(answer)) return { ...entry, response_body: answer, response_ref: null };
+      if (!Buffer.isBuffer(answer)) return insertRow(entry, null);
       let known = sent.get(answer);
       if (!known || now - known.at > RESEND_MS) {
         known = { ref: known?.ref ?? `${nonce}.${++count}`, at: now };
         sent.set(answer, known);
         bodies.push({ ref: known.ref, body: answer });
       }
-      return { ...entry, response_body: null, response_ref: known.ref };
+      return insertRow(entry, known.ref);
     });
     return { rows, bodies };
   };

@@ -82,8 +82,22 @@ export function createJournalReads(db: Db): JournalReads {
   };
 }
 
-/** An entry as the writer takes it: its answer inline, or named by `response_ref` in journal_bodies. */
-export type JournalInsert = Omit<NewJournalEntry, 'response_body'> & { response_body: string | null; response_ref: string | null };
+/**
+ * An entry as the writer takes it: its columns in INSERT_COLUMNS' order, the answer inline or named by
+ * `response_ref` in journal_bodies. A row of values, not an object: handed to the writer's thread, an
+ * object's member names would be written and read again for every entry.
+ */
+export type JournalInsert = [
+  company_id: number, at: number, sandbox_at: number, direction: NewJournalEntry['direction'], method: string, path: string,
+  status: number | null, invoice_id: number | null, request_body: string | null, response_body: string | null, detail: string, response_ref: string | null,
+];
+export const INSERT_COLUMNS = [...JOURNAL_COLUMNS, 'response_ref'] as const;
+
+/** An entry as a row to insert: its answer kept inline, or (a shared body's) named by `ref`. */
+export function insertRow(entry: NewJournalEntry, ref: string | null): JournalInsert {
+  const answer = ref === null && entry.response_body !== null ? entry.response_body.toString() : null;
+  return [entry.company_id, entry.at, entry.sandbox_at, entry.direction, entry.method, entry.path, entry.status, entry.invoice_id, entry.request_body, answer, entry.detail, ref];
+}
 /** An answer to keep once, for the entries that name it. */
 export interface SharedBody {
   ref: string;
@@ -101,8 +115,7 @@ export interface JournalWrites {
 
 /** What changes the journal, synchronously, each call in one transaction of its own (a savepoint inside the caller's). */
 export function createJournalWrites(db: Db): JournalWrites {
-  const columns = [...JOURNAL_COLUMNS, 'response_ref'];
-  const insert = db.prepare(`INSERT INTO journal_entries (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
+  const insert = db.prepare<JournalInsert>(`INSERT INTO journal_entries (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`);
   const keepBody = db.prepare<[string, Buffer | Uint8Array, number]>('INSERT INTO journal_bodies (ref, body, at) VALUES (?, ?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at');
   const forgetBodies = db.prepare<[number]>(`DELETE FROM journal_bodies WHERE at < ?
     AND NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.response_ref = journal_bodies.ref)`);
@@ -138,9 +151,9 @@ export function createJournalWrites(db: Db): JournalWrites {
       forgetBodies.run(now - BODY_GRACE_MS);
     }
     const added = new Map<number, number>();
-    for (const entry of entries) {
-      insert.run(entry as unknown as Record<string, unknown>);
-      added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
+    for (const row of entries) {
+      insert.run(...row);
+      added.set(row[0], (added.get(row[0]) ?? 0) + 1);
     }
     for (const [companyId, n] of lost ?? []) lostOnly.run(companyId, n);
     for (const [companyId, n] of added) trim(companyId, (count.get(companyId, n) as { entries: number }).entries, keep);
