@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { IGNORED_FIELDS_HEADER } from '../api/ignored-fields.js';
 import { ignoredFieldsHeader } from '../api/unknown-fields.js';
 import { OPERATIONS, routerPath, type Operation } from '../api/operations.js';
+import { CreateInvoiceResponse, Transaction } from '../api/schemas.js';
 import { pooledRandomBytes } from '../base/random-pool.js';
 import type { Seed } from '../base/seeded-random.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
@@ -244,11 +245,14 @@ function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: F
   if (journal.keep <= 0 || !access || (!op && !unrouted) || (op && 'inspector' in op && op.inspector)) return;
   const durationMs = request.startedAt === undefined ? 0 : performance.now() - request.startedAt;
   journal.record(incomingEntry({
-    request, access, status: answer.status, answer: answer.body, secret: op?.id === 'webhookSecret', replayed: answer.replayed,
+    request, access, status: answer.status, answer: answer.body, secret: op?.id === 'webhookSecret', record: op !== undefined && answersRecord(op), replayed: answer.replayed,
     ...(refusal && { error: { code: refusal.code, details: refusal.details } }),
     durationMs, wall: Math.round(Date.now() - durationMs), serverNow: ctx.realClock().getTime(),
   }), request.method !== 'GET');
 }
+
+/** Whether an operation answers one charge's record (Create's inside `data`): the journal reads which charge from it. */
+const answersRecord = (op: Operation): boolean => op.response === Transaction || op.response === CreateInvoiceResponse || op.id === 'searchTransaction';
 
 interface OperationOptions {
   version: string;

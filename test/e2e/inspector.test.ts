@@ -105,6 +105,9 @@ describe(`the journal (${ENGINE})`, () => {
     expect(lookups[0]).toMatchObject({ status: 200, invoice_ids: [created.body.data.id] });
     expect(lookups.map((e: any) => e.response_body)).toEqual([read.body, read.body, after.body]);
     expect(after.body.refundedAmount).toBe(100);
+    // an answer that is not a charge's record names no charge (the company's own id is not one)
+    expect((await call(node.url, TOKEN, 'GET', '/api/v2/company')).status).toBe(200);
+    expect((await list(node.url, TOKEN, '?path=/api/v2/company')).body.data[0].invoice_ids).toEqual([]);
     // a query that no company token made is not there: /health and the journal's own reads
     await fetch(`${node.url}/health`);
     const paths = (await list(node.url, TOKEN)).body.data.map((entry: any) => entry.path);

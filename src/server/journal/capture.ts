@@ -64,6 +64,8 @@ export interface Incoming {
   answer: unknown;
   /** the answer may hold a secret (the webhook secret's endpoint): its values are replaced */
   secret?: boolean;
+  /** the answer is a charge's record (or Create's `{data: record}`): the charge it names is one it touched */
+  record?: boolean;
   replayed?: boolean;
   /** the error's code and problems, when the answer is one */
   error?: { code: string; details?: ErrorDetail[] };
@@ -125,7 +127,7 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
   else if (typeof answer === 'string' || Buffer.isBuffer(answer)) answered = answer;
   else answered = JSON.stringify(answer);
   if (answered !== null && input.secret) answered = redactSecretText(answered.toString());
-  const touched = answered === null || status >= 300 ? undefined : recordId(answered);
+  const touched = answered === null || status >= 300 || !input.record ? undefined : recordId(answered);
   const key = raw['idempotency-key'];
   let detail = `{"headers":${headersJson(access, raw, token.header)},"duration_ms":${Math.round(input.durationMs * 100) / 100},${token.json}`;
   const query = request.query as Record<string, unknown> | undefined;
