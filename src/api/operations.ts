@@ -40,6 +40,15 @@ export interface Operation {
   errors: number[];
 }
 
+/** The journal's filters, the same for its list and its stream. */
+const JOURNAL_FILTERS = {
+  direction: { description: 'in (requests) or out (postback attempts)', required: false, schema: { type: 'string', enum: ['in', 'out'] } },
+  method: { description: 'GET, POST, PUT or DELETE', required: false },
+  path: { description: 'the path exactly, or with `*` for any run of characters', required: false },
+  status: { description: 'a status (422) or a class (4xx)', required: false },
+  invoice_id: { description: 'entries that touched this charge (integer id or secureId)', required: false },
+};
+
 const ID_PARAM = { id: 'the integer `id` or the `secureId` (INV-…) of the transaction' };
 
 export const OPERATIONS = [
@@ -269,11 +278,7 @@ export const OPERATIONS = [
     sandbox: true,
     inspector: true,
     query: {
-      direction: { description: 'in (requests) or out (postback attempts)', required: false, schema: { type: 'string', enum: ['in', 'out'] } },
-      method: { description: 'GET, POST, PUT or DELETE', required: false },
-      path: { description: 'the path exactly, or with `*` for any run of characters', required: false },
-      status: { description: 'a status (422) or a class (4xx)', required: false },
-      invoice_id: { description: 'entries that touched this charge (integer id or secureId)', required: false },
+      ...JOURNAL_FILTERS,
       after: { description: 'entries after this cursor (an entry id; next_cursor of the last page)', required: false, schema: { type: 'integer', minimum: 0 } },
       limit: { description: 'at most this many (1 to 500, default 100)', required: false, schema: { type: 'integer', minimum: 1, maximum: 500 } },
       wait: { description: `seconds to wait for a matching entry after the cursor when none is there yet (0 to ${MAX_WAIT_SECONDS})`, required: false, schema: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS } },
@@ -293,11 +298,7 @@ export const OPERATIONS = [
     inspector: true,
     stream: true,
     query: {
-      direction: { description: 'in or out', required: false, schema: { type: 'string', enum: ['in', 'out'] } },
-      method: { description: 'GET, POST, PUT or DELETE', required: false },
-      path: { description: 'the path exactly, or with `*` for any run of characters', required: false },
-      status: { description: 'a status or a class (4xx)', required: false },
-      invoice_id: { description: 'integer id or secureId', required: false },
+      ...JOURNAL_FILTERS,
       after: { description: 'start after this cursor (default: entries written from now on)', required: false, schema: { type: 'integer', minimum: 0 } },
     },
     response: JournalEntry,

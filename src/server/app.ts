@@ -164,7 +164,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     };
     const refusal = answer();
     send(reply, refusal);
-    journalRequest(journal, ctx, request, reply, { status: refusal.status, body: refusal.body() }, refusal);
+    journalRequest(journal, ctx, request, { status: refusal.status, body: refusal.body() }, refusal);
     return reply;
   });
   app.setNotFoundHandler(async (request, reply) => {
@@ -176,7 +176,7 @@ export function createApp(options: AppOptions): FastifyInstance {
       request.access = await authenticate(request).catch(() => undefined);
     }
     send(reply, missing);
-    journalRequest(journal, ctx, request, reply, { status: 404, body: missing.body() }, missing, true);
+    journalRequest(journal, ctx, request, { status: 404, body: missing.body() }, missing, true);
     return reply;
   });
 
@@ -239,7 +239,7 @@ function rateLimitOptions(limit: RateLimit) {
  * A request made with a company's token goes into the journal once answered (the journal's own
  * endpoints excepted), redacted (journal/capture.ts); a write's entry is written on the next turn.
  */
-function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, answer: Answer, refusal?: ApiError, unrouted = false): void {
+function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: FastifyRequest, answer: Answer, refusal?: ApiError, unrouted = false): void {
   const access = request.access;
   const op = request.routeOptions.config?.op;
   if (journal.keep <= 0 || !access || (!op && !unrouted) || (op && 'inspector' in op && op.inspector)) return;
@@ -311,7 +311,7 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, { version,
         // (the content type fastify gives the JSON it serializes itself)
         if (answer.json) reply.type('application/json; charset=utf-8');
         reply.code(answer.status).send(answer.body);
-        journalRequest(journal, ctx, request, reply, answer);
+        journalRequest(journal, ctx, request, answer);
         return reply;
       },
     });

@@ -4,6 +4,7 @@
 // entries arrive within their batch (100 ms) and are seen by a wait's look every 250 ms.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DIRECTIONS, MAX_SUBSCRIBERS, MAX_WAIT_SECONDS, RequestPattern, type JournalEntry, type JournalPage } from '../../api/journal.js';
+import { operation } from '../../api/operations.js';
 import { parseWith } from '../../api/validate.js';
 import { ApiError, validationFailed } from '../errors.js';
 import type { ServerContext } from '../invoices/context.js';
@@ -17,8 +18,9 @@ const MAX_LIMIT = 500;
 /** How often a wait or a stream looks at the store for other nodes' entries. */
 const LOOK_MS = 250;
 const HEARTBEAT_MS = 15_000;
-const LIST_PARAMS = ['direction', 'method', 'path', 'status', 'invoice_id', 'after', 'limit', 'wait'] as const;
-const STREAM_PARAMS = ['direction', 'method', 'path', 'status', 'invoice_id', 'after'] as const;
+/** The query parameters each takes, as the operation table declares them (one list for the OpenAPI document and the checks). */
+const LIST_PARAMS = Object.keys(operation('sandboxRequests').query ?? {});
+const STREAM_PARAMS = Object.keys(operation('sandboxRequestsStream').query ?? {});
 
 function recorder(ctx: ServerContext): JournalRecorder {
   const journal = ctx.journal;
