@@ -133,7 +133,8 @@ export function createApp(options: AppOptions): FastifyInstance {
   // a fault of the store is told once, by reportHealth, not by each task or request that meets it
   const logged = options.logError ?? ((error: unknown) => console.error(error));
   const logError = (error: unknown) => error instanceof StoreFault || logged(error);
-  const journal = createRecorder(store, config.journal, logError);
+  const logLine = options.logLine ?? ((line: string) => console.error(line));
+  const journal = createRecorder(store, config.journal, logError, logLine);
   ctx.journal = journal;
   const streams = createStreams();
   const { limits } = config;
@@ -181,7 +182,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   });
 
   // The app owns every timer: postbacks, expiry, and forgetting idempotency keys past their window.
-  reportHealth(app, store, options.logLine ?? ((line) => console.error(line)));
+  reportHealth(app, store, logLine);
   startDispatcher(app, ctx, options.version, logError, seeded?.jitter);
   // streams end before the server waits for its connections; what is buffered is written last
   app.addHook('preClose', async () => streams.closeAll());

@@ -24,8 +24,13 @@ export interface JournalRecorder {
   close(): Promise<void>;
 }
 
-export function createRecorder(store: Store, keep: number, logError: (error: unknown) => void): JournalRecorder {
+/**
+ * logError hears an error the store refuses a batch for; tell hears, a line each, that entries began to wait
+ * for a store fault (a full disk) and that they are saved again: once each, not per batch.
+ */
+export function createRecorder(store: Store, keep: number, logError: (error: unknown) => void, tell: (line: string) => void = () => undefined): JournalRecorder {
   let buffer: NewJournalEntry[] = [];
+  let waiting: StoreFault | undefined;
   const lost = new Map<number, number>();
   const listeners = new Set<(companies: ReadonlySet<number>) => void>();
   let timer: NodeJS.Timeout | undefined;
@@ -49,6 +54,8 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
       for (const [company, n] of missing) lost.set(company, (lost.get(company) ?? 0) + n);
       if (error instanceof StoreFault) {
         // the store is away (or full): the batch waits for the next one, within a bound
+        if (!waiting) tell(`journal: entries wait in memory (the newest ${MAX_BUFFERED.toLocaleString('en')}) until they can be saved: ${error.message}`);
+        waiting = error;
         buffer = batch.concat(buffer);
         trimBuffer();
       } else {
@@ -58,6 +65,8 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
       if (!closed) timer = setTimeout(background, 1000).unref();
       throw error;
     }
+    if (waiting) tell('journal: entries are saved again');
+    waiting = undefined;
     const companies = new Set(batch.map((entry) => entry.company_id));
     for (const listener of listeners) listener(companies);
   }

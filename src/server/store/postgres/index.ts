@@ -135,6 +135,8 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     health.fault(fault);
     return fault;
   };
+  /** The journal's faults: a lost database is the store's (away, probed), anything else its own (told by the journal). */
+  const failJournal = (error: unknown): unknown => (isConnectionLoss(error) ? fail(error) : (pgFault(error, where) ?? error));
   const gate = () => {
     if (away) throw away;
   };
@@ -149,10 +151,14 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     }) as Queryable['query'],
   };
   const reads: Reads = createPgRepos(guarded);
-  /** A transaction of raw statements (the journal's batches): no events, no charges, faults translated. */
+  /**
+   * A transaction of raw statements (the journal's batches): no events, no charges, faults translated. A full
+   * disk here leaves the store's health alone: the journal's rows are larger than a charge's, so they may meet it
+   * while charges are still saved, and the two would tell "full" and "saved again" by turns.
+   */
   const rawTransaction: RawTransaction = async (fn) => {
     gate();
-    const client = await pool.connect().catch((error: unknown) => Promise.reject(fail(error)));
+    const client = await pool.connect().catch((error: unknown) => Promise.reject(failJournal(error)));
     let broken = false;
     try {
       await client.query('BEGIN');
@@ -160,7 +166,7 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      const said = fail(error);
+      const said = failJournal(error);
       broken = isConnectionLoss(error);
       if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
       throw said;
