@@ -1,17 +1,35 @@
 // What the inspector's journal costs the API: GET one charge and POST a pix charge on `pinvoice serve`
 // with the journal on (the default, 10,000 entries a company) against `--journal 0`, in one run, with
-// the same load (bench/load.ts's worker). Each side on its own fresh serve and database, three times,
-// alternating (off, on, on, off, off, on), the medians compared: on a 2-core machine one run of the
-// same server varies by a quarter, so that a machine warming or cooling does not favour one side.
+// the same load (bench/load.ts's worker). Both servers run side by side for the whole run, each on its
+// own database, and are loaded in turn, never together: eight adjacent pairs of short runs, the order
+// within a pair alternating (off, on | on, off | …), and the median of the pairs' ratios reported. On
+// a 2-core machine one server's rate drifts by a quarter over a minute and jumps between runs; a pair
+// of runs seconds apart sees the same machine, and the median sets aside the pairs a jump split.
 //   GET with the journal ÷ without     goal ≥ 0.9×
 //   POST with the journal ÷ without    goal ≥ 0.9×
-// Informational: exits 0 unless a request failed.
-//   npm run bench   (builds first; or: npx tsx bench/journal.ts [--connections 32] [--duration 5] [--warmup 1])
-import { describe, LoadWorker, type LoadOptions, type LoadResult } from './load.js';
-import { fetchBytes, loadFlags } from './throughput.js';
+// The journal's window is full (entries dropped, counted) after the first runs, so the figures are
+// those of a journal that trims as it goes. Informational: exits 0 unless a request failed.
+//   npm run bench   (builds first; or: npx tsx bench/journal.ts [--connections 32] [--duration 2] [--warmup 0.5] [--pairs 8])
+import { parseArgs } from 'node:util';
+import { describe, LoadWorker, type LoadOptions, type LoadResult, type RequestSpec } from './load.js';
+import { fetchBytes } from './throughput.js';
 import { atExit, main, PIX_CHARGE, startServe, tempDir, TOKEN, type ServeProcess } from './serve-process.js';
 
-const { connections, durationMs, warmupMs } = loadFlags();
+const { values: flags } = parseArgs({
+  options: {
+    connections: { type: 'string', default: '32' },
+    duration: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '0.5' },
+    pairs: { type: 'string', default: '8' },
+  },
+});
+const connections = Number(flags.connections);
+const durationMs = Number(flags.duration) * 1000;
+const warmupMs = Number(flags.warmup) * 1000;
+const pairs = Number(flags.pairs);
+if (!(connections >= 1 && durationMs > 0 && warmupMs >= 0 && Number.isInteger(pairs) && pairs >= 1)) {
+  throw new Error('--connections ≥ 1, --duration > 0, --warmup ≥ 0 (seconds) and --pairs a whole number ≥ 1');
+}
 const GOAL = 0.9;
 
 await main(async () => {
@@ -21,41 +39,47 @@ await main(async () => {
   const worker = LoadWorker.start();
   atExit(() => worker.close());
   const options: LoadOptions = { connections, durationMs, warmupMs };
-  let n = 0;
-  const fresh = (journal: boolean): Promise<ServeProcess> => startServe(`${dir}/journal-${n++}.db`, journal ? [] : ['--journal', '0']);
 
-  /** One side's GET of one charge, then its creates, on a fresh server. */
-  async function side(journal: boolean): Promise<{ get: LoadResult; post: LoadResult; entries: number }> {
-    const serve = await fresh(journal);
+  interface Side {
+    label: string;
+    serve: ServeProcess;
+    get: RequestSpec;
+    post: RequestSpec;
+  }
+  async function side(journal: boolean): Promise<Side> {
+    const serve = await startServe(`${dir}/journal-${journal ? 'on' : 'off'}.db`, journal ? [] : ['--journal', '0']);
+    atExit(() => void serve.stop().catch(() => undefined));
     const created = await fetchBytes(`${serve.url}/api/v2/invoices`, { method: 'POST', headers: json, body: PIX_CHARGE });
     const { secureId } = (JSON.parse(created.toString()) as { data: { secureId: string } }).data;
-    const label = journal ? 'journal on' : 'journal off';
-    const get = await worker.load(`GET ${label}`, { method: 'GET', headers: auth, url: `${serve.url}/api/v2/invoices/${secureId}` }, { ...options, watchPid: serve.pid });
-    const post = await worker.load(`POST ${label}`, { method: 'POST', headers: json, body: PIX_CHARGE, url: `${serve.url}/api/v2/invoices` }, { ...options, watchPid: serve.pid });
-    let entries = 0;
-    if (journal) {
-      // the window keeps the newest 10,000; what the run wrote beyond them was dropped, counted
-      const page = JSON.parse((await fetchBytes(`${serve.url}/api/v2/sandbox/requests?limit=1`, { headers: auth })).toString()) as { dropped: number };
-      entries = page.dropped;
-    }
-    await serve.stop();
-    return { get, post, entries };
+    return {
+      label: journal ? 'journal on' : 'journal off',
+      serve,
+      get: { method: 'GET', headers: auth, url: `${serve.url}/api/v2/invoices/${secureId}` },
+      post: { method: 'POST', headers: json, body: PIX_CHARGE, url: `${serve.url}/api/v2/invoices` },
+    };
   }
+  const off = await side(false);
+  const on = await side(true);
 
-  console.log(`journal: ${connections} connections, ${durationMs / 1000} s each after a ${warmupMs / 1000} s warm-up; GET one charge, POST a pix charge`);
-  const order = [false, true, true, false, false, true];
-  const runs: Awaited<ReturnType<typeof side>>[] = [];
-  for (const journal of order) runs.push(await side(journal));
-  const median = (pick: (r: (typeof runs)[number]) => LoadResult, journal: boolean) => {
-    const rates = runs.filter((_, i) => order[i] === journal).map((r) => pick(r).rps).sort((a, b) => a - b);
-    return rates[Math.floor(rates.length / 2)] as number;
-  };
-  const line = (label: string, result: LoadResult) => console.log(`    ${label.padEnd(18)} ${describe(result)}`);
-  for (const [name, pick] of [['GET /api/v2/invoices/{secureId}', (r: (typeof runs)[number]) => r.get], ['POST /api/v2/invoices', (r: (typeof runs)[number]) => r.post]] as const) {
+  console.log(`journal: ${pairs} pairs of ${durationMs / 1000} s runs (after ${warmupMs / 1000} s warm-up each), ${connections} connections; GET one charge, POST a pix charge`);
+  for (const [name, pick] of [['GET /api/v2/invoices/{secureId}', (s: Side) => s.get], ['POST /api/v2/invoices', (s: Side) => s.post]] as const) {
     console.log(`  ${name}`);
-    runs.forEach((r, i) => line(order[i] ? 'journal on' : 'journal off', pick(r)));
-    const ratio = median(pick, true) / median(pick, false);
-    console.log(`    ratio ${ratio.toFixed(2)}× (journal on ÷ off, medians of three runs each; goal ≥ ${GOAL}×): ${ratio >= GOAL ? 'met' : 'NOT met'}`);
+    const ratios: number[] = [];
+    const rates = { on: [] as number[], off: [] as number[] };
+    for (let i = 0; i < pairs; i++) {
+      const results = new Map<Side, LoadResult>();
+      for (const s of i % 2 === 0 ? [off, on] : [on, off]) results.set(s, await worker.load(`${name} ${s.label}`, pick(s), { ...options, watchPid: s.serve.pid }));
+      const [a, b] = [results.get(on) as LoadResult, results.get(off) as LoadResult];
+      ratios.push(a.rps / b.rps);
+      rates.on.push(a.rps);
+      rates.off.push(b.rps);
+      console.log(`    pair ${i + 1}: ${(a.rps / b.rps).toFixed(2)}×   on ${describe(a)}\n                    off ${describe(b)}`);
+    }
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+    const ratio = median(ratios);
+    console.log(`    ratio ${ratio.toFixed(2)}× (journal on ÷ off, the median of ${pairs} pairs; the pairs ranged ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×; medians ${Math.round(median(rates.on)).toLocaleString('en-US')} ÷ ${Math.round(median(rates.off)).toLocaleString('en-US')} req/s; goal ≥ ${GOAL}×): ${ratio >= GOAL ? 'met' : 'NOT met'}`);
   }
-  console.log(`  entries dropped from the window in the first on run (beyond the 10,000 kept): ${runs[1]?.entries.toLocaleString('en-US')}`);
+  const page = JSON.parse((await fetchBytes(`${on.serve.url}/api/v2/sandbox/requests?limit=1`, { headers: auth })).toString()) as { dropped: number };
+  console.log(`  entries dropped from the journal's window during the run (beyond the 10,000 kept): ${page.dropped.toLocaleString('en-US')}`);
+  await Promise.all([on.serve.stop(), off.serve.stop()]);
 });

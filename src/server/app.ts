@@ -309,10 +309,15 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, { version,
         // accepted with fields it does not know (as production, never a 422): they are named, not lost silently
         const ignored = 'body' in op && op.body ? ignoredFieldsHeader(op.body, request.body) : undefined;
         if (ignored) reply.header(IGNORED_FIELDS_HEADER, ignored);
+        reply.code(answer.status);
+        let body = answer.body;
+        // A value the journal keeps is serialized here, by the route's own serializer, as send would: the
+        // text is made once, sent and journaled (not serialized by send and again for the journal).
+        if (journal.keep > 0 && typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) body = reply.serialize(body);
         // (the content type fastify gives the JSON it serializes itself)
-        if (answer.json) reply.type('application/json; charset=utf-8');
-        reply.code(answer.status).send(answer.body);
-        journalRequest(journal, ctx, request, answer);
+        if (answer.json || body !== answer.body) reply.type('application/json; charset=utf-8');
+        reply.send(body);
+        journalRequest(journal, ctx, request, body === answer.body ? answer : { ...answer, body });
         return reply;
       },
     });

@@ -2,9 +2,10 @@
 // pattern matcher and its near misses, and the recorder's handling of a store that fails.
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/api/journal.js';
-import { differences, find, pathMatcher } from '../../src/server/journal/match.js';
+import { pathMatcher } from '../../src/base/glob.js';
+import { differences, find } from '../../src/server/journal/match.js';
 import { createRecorder } from '../../src/server/journal/recorder.js';
-import { capped, maskCardNumbers, pointer, redactSecretText, redactValue } from '../../src/server/journal/redact.js';
+import { capped, maskCardNumbers, pointer, redactedJson, redactSecretText, redactValue } from '../../src/server/journal/redact.js';
 import { StoreFault } from '../../src/server/store/faults.js';
 import type { NewJournalEntry, Store } from '../../src/server/store/port.js';
 
@@ -29,6 +30,24 @@ describe('redaction', () => {
     // a number that fails the Luhn check is masked only where it is the card's
     expect(redactValue({ card: { number: 4000000000000001 } })).toEqual({ card: { number: '400000******0001' } });
     expect(maskCardNumbers('ref 4000000000000001')).toBe('ref 4000000000000001');
+  });
+
+  it('writes a body’s JSON once when it holds nothing to redact, and exactly as redactValue when it may', () => {
+    const samples: unknown[] = [
+      { payment_method: 'pix', amount: 1000, payer: { name: 'Ana', cpf_cnpj: '12345678909' }, items: [{ description: 'Camiseta', quantity: 2 }] },
+      { payer: { cpf_cnpj: '11222333000181' } }, // 14 digits: looked at, not a card number, kept
+      { card: { number: 'not a number', CVV: '123' } },
+      { Security_Code: 1, nested: [{ PASSWORD: 'x', tokens: ['a'] }] },
+      { note: 'card 4111-1111-1111-1111' },
+      { card: { number: 4111111111111111 } },
+      { authorization: { scheme: 'Bearer' } },
+      ['4111111111111111', 5, null, true],
+      'plain', 42, null,
+    ];
+    for (const value of samples) expect(redactedJson(value)).toBe(JSON.stringify(redactValue(value)));
+    const plain = samples[0];
+    expect(redactedJson(plain)).toBe(JSON.stringify(plain));
+    expect(redactedJson({ note: 'card 4111-1111-1111-1111' })).not.toContain('1111-1111-1111');
   });
 
   it('replaces secret values in an answer, and cuts a text above the cap, marked', () => {
@@ -85,7 +104,7 @@ describe('matching', () => {
 
 describe('the recorder', () => {
   const newEntry = (company: number): NewJournalEntry => ({
-    company_id: company, at: 0, sandbox_at: 0, direction: 'in', method: 'GET', path: '/', status: 200, invoice_id: null, request_body: null, response_body: null, detail: '{}',
+    company_id: company, at: 0, sandbox_at: 0, direction: 'in', method: 'GET', path: '/', status: 200, invoice_id: null, duration_ms: 0, request_body: null, response_body: null, detail: '{}',
   });
   function storeThat(fail: () => unknown) {
     const calls: { entries: NewJournalEntry[]; lost: Map<number, number> }[] = [];

@@ -11,7 +11,7 @@ import { BODY_CAP_BYTES } from '../../api/journal.js';
 import type { ErrorDetail } from '../../api/schemas.js';
 import { maskToken } from '../../domain/secrets.js';
 import type { Access, Company, NewJournalEntry } from '../store/port.js';
-import { capped, pointer, redactSecretText, redactValue } from './redact.js';
+import { capped, pointer, redactedJson, redactSecretText } from './redact.js';
 
 /** The request headers kept (lower case); the bearer token is kept as its hint, others are left out. */
 const KEPT_HEADERS = ['accept', 'content-type', 'content-length', 'content-encoding', 'user-agent', 'idempotency-key', 'x-request-id', 'traceparent'];
@@ -20,7 +20,8 @@ const KEPT_HEADERS = ['accept', 'content-type', 'content-length', 'content-encod
 export interface EntryDetail {
   query: Record<string, string | string[]>;
   headers: Record<string, string>;
-  duration_ms: number;
+  /** kept in its own column since the journal was kept in batches; a detail written before holds it */
+  duration_ms?: number;
   token_name: string | null;
   token_hint: string | null;
   idempotency_key: string | null;
@@ -37,7 +38,7 @@ export interface EntryDetail {
 
 /** What a member absent from a stored detail stands for. */
 export const DEFAULT_DETAIL: Readonly<EntryDetail> = Object.freeze({
-  query: {}, headers: {}, duration_ms: 0, token_name: null, token_hint: null, idempotency_key: null, replayed: false, problems: [],
+  query: {}, headers: {}, token_name: null, token_hint: null, idempotency_key: null, replayed: false, problems: [],
   invoice_ids: [], event_id: null, event: null, attempt: null, url: null, signature_headers: [], error: null,
 });
 
@@ -45,7 +46,16 @@ export const DEFAULT_DETAIL: Readonly<EntryDetail> = Object.freeze({
 export const readDetail = (text: string): EntryDetail => ({ ...DEFAULT_DETAIL, ...(JSON.parse(text) as Partial<EntryDetail>) });
 
 /** The charge a record's JSON text names first (`{"id":42,…` or `{"data":{"id":42,…`), read from its first bytes only. */
+const recordIds = new WeakMap<Buffer, number | undefined>();
 function recordId(text: string | Buffer): number | undefined {
+  // a kept record (a Buffer the server hands out again, to every poll) is read once
+  if (Buffer.isBuffer(text)) {
+    if (!recordIds.has(text)) recordIds.set(text, readRecordId(text));
+    return recordIds.get(text);
+  }
+  return readRecordId(text);
+}
+function readRecordId(text: string | Buffer): number | undefined {
   const head = typeof text === 'string' ? text.slice(0, 40) : text.toString('latin1', 0, 40);
   const match = /^\{(?:"data":\{)?"id":(\d{1,15})[,}]/.exec(head);
   return match ? Number(match[1]) : undefined;
@@ -53,7 +63,7 @@ function recordId(text: string | Buffer): number | undefined {
 
 function bodyText(body: unknown): string | null {
   if (body === undefined || body === null) return null;
-  return capped(JSON.stringify(redactValue(body)));
+  return capped(redactedJson(body));
 }
 
 export interface Incoming {
@@ -81,9 +91,10 @@ export interface Incoming {
  * header shown: made once per access (the authenticator hands out the same one for a second).
  */
 const tokenParts = new WeakMap<Access, { json: string; header: string | undefined }>();
-function tokenPart(access: Access, bearer: string | undefined): { json: string; header: string | undefined } {
+function tokenPart(access: Access, authorization: string | undefined): { json: string; header: string | undefined } {
   let part = tokenParts.get(access);
   if (!part) {
+    const bearer = authorization === undefined ? undefined : /^Bearer\s+(\S+)/i.exec(authorization)?.[1];
     const hint = bearer === undefined ? undefined : maskToken(bearer);
     const name = `"token_name":${JSON.stringify(access.token.name)}`;
     part = hint === undefined ? { json: name, header: undefined } : { json: `${name},"token_hint":${JSON.stringify(hint)}`, header: `Bearer ${hint}` };
@@ -92,15 +103,14 @@ function tokenPart(access: Access, bearer: string | undefined): { json: string; 
   return part;
 }
 
+const keptValue = (value: string | string[] | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+
 /** The kept headers as JSON; a client sends the same ones request after request, so the last text of each access is reused when they are. */
 const lastHeaders = new WeakMap<Access, { values: (string | undefined)[]; json: string }>();
 function headersJson(access: Access, raw: FastifyRequest['headers'], header: string | undefined): string {
-  const values = KEPT_HEADERS.map((name) => {
-    const value = raw[name];
-    return typeof value === 'string' ? value : undefined;
-  });
   const last = lastHeaders.get(access);
-  if (last && last.values.every((value, i) => value === values[i])) return last.json;
+  if (last && KEPT_HEADERS.every((name, i) => keptValue(raw[name]) === last.values[i])) return last.json;
+  const values = KEPT_HEADERS.map((name) => keptValue(raw[name]));
   const headers: Record<string, string> = {};
   KEPT_HEADERS.forEach((name, i) => {
     const value = values[i];
@@ -117,9 +127,7 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
   const url = request.url;
   const mark = url.indexOf('?');
   const raw = request.headers;
-  const authorization = raw.authorization;
-  const bearer = authorization === undefined ? undefined : /^Bearer\s+(\S+)/i.exec(authorization)?.[1];
-  const token = tokenPart(access, bearer);
+  const token = tokenPart(access, raw.authorization);
   // the answer as sent: JSON text, or its bytes (a kept record's), handed on as they are; only an answer
   // that may hold a secret is read and rewritten
   let answered: string | Buffer | null;
@@ -129,16 +137,24 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
   if (answered !== null && input.secret) answered = redactSecretText(answered.toString());
   const touched = answered === null || status >= 300 || !input.record ? undefined : recordId(answered);
   const key = raw['idempotency-key'];
-  let detail = `{"headers":${headersJson(access, raw, token.header)},"duration_ms":${Math.round(input.durationMs * 100) / 100},${token.json}`;
+  const headers = headersJson(access, raw, token.header);
   const query = request.query as Record<string, unknown> | undefined;
-  if (query && mark !== -1) detail += `,"query":${JSON.stringify(query)}`;
-  if (typeof key === 'string') detail += `,"idempotency_key":${JSON.stringify(key.slice(0, 255))}`;
-  if (input.replayed) detail += ',"replayed":true';
-  if (input.error) {
-    detail += `,"error":${JSON.stringify(input.error.code)}`;
-    if (input.error.details?.length) detail += `,"problems":${JSON.stringify(input.error.details.map((problem) => ({ path: pointer(problem.path), message: problem.message })))}`;
+  let detail: string;
+  if (mark === -1 && typeof key !== 'string' && !input.replayed && !input.error) {
+    // a client polling a charge: the same detail as its request before, made once
+    detail = plainDetail(access, headers, token.json, touched);
+  } else {
+    detail = `{"headers":${headers},${token.json}`;
+    if (query && mark !== -1) detail += `,"query":${JSON.stringify(query)}`;
+    if (typeof key === 'string') detail += `,"idempotency_key":${JSON.stringify(key.slice(0, 255))}`;
+    if (input.replayed) detail += ',"replayed":true';
+    if (input.error) {
+      detail += `,"error":${JSON.stringify(input.error.code)}`;
+      if (input.error.details?.length) detail += `,"problems":${JSON.stringify(input.error.details.map((problem) => ({ path: pointer(problem.path), message: problem.message })))}`;
+    }
+    if (touched !== undefined) detail += `,"invoice_ids":[${touched}]`;
+    detail += '}';
   }
-  if (touched !== undefined) detail += `,"invoice_ids":[${touched}]`;
   return {
     company_id: access.company.id,
     at: input.wall,
@@ -148,10 +164,21 @@ export function incomingEntry(input: Incoming): NewJournalEntry {
     path: mark === -1 ? url : url.slice(0, mark),
     status,
     invoice_id: touched ?? null,
+    duration_ms: Math.round(input.durationMs * 100) / 100,
     request_body: bodyText(request.body),
     response_body: answered === null ? null : typeof answered === 'string' ? capped(answered) : answered.length > BODY_CAP_BYTES ? capped(answered.toString()) : answered,
-    detail: `${detail}}`,
+    detail,
   };
+}
+
+/** The detail of a request with nothing but its headers, token and charge: the access's last one when they are the same. */
+const lastPlain = new WeakMap<Access, { headers: string; touched: number | undefined; detail: string }>();
+function plainDetail(access: Access, headers: string, token: string, touched: number | undefined): string {
+  const last = lastPlain.get(access);
+  if (last && last.headers === headers && last.touched === touched) return last.detail;
+  const detail = `{"headers":${headers},${token}${touched === undefined ? '' : `,"invoice_ids":[${touched}]`}}`;
+  lastPlain.set(access, { headers, touched, detail });
+  return detail;
 }
 
 export interface Outgoing {
@@ -188,7 +215,6 @@ export function outgoingEntry(input: Outgoing): NewJournalEntry {
   const detail: Partial<EntryDetail> = {
     query,
     headers: input.headers,
-    duration_ms: Math.round(input.durationMs * 100) / 100,
     invoice_ids: [input.invoiceId],
     event_id: input.eventId,
     event: input.event,
@@ -206,6 +232,7 @@ export function outgoingEntry(input: Outgoing): NewJournalEntry {
     path,
     status: input.status,
     invoice_id: input.invoiceId,
+    duration_ms: Math.round(input.durationMs * 100) / 100,
     request_body: input.body === null ? null : capped(input.body),
     response_body: input.answer === null ? null : capped(redactSecretText(input.answer)),
     detail: JSON.stringify(detail),

@@ -45,7 +45,7 @@ export function toEntry(row: JournalRow, answer = true): JournalEntry {
   return {
     id: row.id, at: new Date(row.at).toISOString(), sandbox_at: new Date(row.sandbox_at).toISOString(), direction: row.direction, method: row.method, path: row.path,
     query: detail.query, headers: detail.headers, body: parsed(row.request_body), status: row.status,
-    response_body: answer ? parsed(row.response_body) : null, duration_ms: detail.duration_ms,
+    response_body: answer ? parsed(row.response_body) : null, duration_ms: detail.duration_ms ?? row.duration_ms,
     token_name: detail.token_name, token_hint: detail.token_hint, idempotency_key: detail.idempotency_key, replayed: detail.replayed,
     problems: detail.problems, invoice_ids: detail.invoice_ids, event_id: detail.event_id, event: detail.event, attempt: detail.attempt,
     url: detail.url, signature_headers: detail.signature_headers, error: detail.error,

@@ -1,6 +1,7 @@
 // Finding journal entries by a pattern, and explaining a miss: every member the pattern gives must match
 // (`body` as a subset: objects by member, arrays by position); when nothing matches, the entries closest
 // to the pattern, each with what differs, as JSON pointers into the body or the pattern's member names.
+import { pathMatcher } from '../../base/glob.js';
 import { NEAR_MISSES, type Difference, type JournalEntry, type NearMiss, type RequestPattern } from '../../api/journal.js';
 
 /** The pattern, checked, with its charge resolved to an id (undefined: it names none of the company's). */
@@ -9,13 +10,6 @@ export interface Pattern extends Omit<RequestPattern, 'invoice_id'> {
 }
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** `*` stands for any run of characters. */
-export function pathMatcher(glob: string): (path: string) => boolean {
-  if (!glob.includes('*')) return (path) => path === glob;
-  const pattern = new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-  return (path) => pattern.test(path);
-}
 
 export function statusMatches(expected: number | string, status: number | null): boolean {
   if (typeof expected === 'number') return status === expected;

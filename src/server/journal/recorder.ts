@@ -1,6 +1,7 @@
 // The journal's writer: entries are buffered and written in batches, off the charges' transactions, so
 // that a request pays for its entry with an object in an array, not a commit. A batch goes 100 ms after
-// its first entry, or at once (the next turn of the event loop) after a request that changed something;
+// its first entry, or 10 ms after a request that changed something (a batch gathers the changes of those
+// milliseconds: one commit for them, not one each);
 // a read of the journal writes what is buffered first, so it sees every request answered before it.
 // A crash loses what was not yet written: at most the last 100 ms of entries, never a charge (those
 // commit in their own transactions, before their answers).
@@ -9,13 +10,15 @@ import type { NewJournalEntry, Store } from '../store/port.js';
 
 /** How long an entry of a read waits for its batch. */
 export const FLUSH_MS = 100;
+/** How long an entry of a change waits for its batch. */
+export const SOON_MS = 10;
 /** While the store is away, at most this many entries wait; older ones are dropped and counted. */
 const MAX_BUFFERED = 20_000;
 
 export interface JournalRecorder {
   /** entries per company kept (0: the journal is off and nothing is recorded) */
   readonly keep: number;
-  /** buffers an entry; `soon`: write it on the next turn, not after FLUSH_MS */
+  /** buffers an entry; `soon`: write it after SOON_MS, not after FLUSH_MS */
   record(entry: NewJournalEntry, soon?: boolean): void;
   /** writes what is buffered now (and waits for a write under way) */
   flush(): Promise<void>;
@@ -34,15 +37,15 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
   const lost = new Map<number, number>();
   const listeners = new Set<(companies: ReadonlySet<number>) => void>();
   let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
+  let soonTimer: NodeJS.Timeout | undefined;
   let writing: Promise<void> | undefined;
   let closed = false;
 
   async function write(): Promise<void> {
     clearTimeout(timer);
     timer = undefined;
-    if (immediate) clearImmediate(immediate);
-    immediate = undefined;
+    clearTimeout(soonTimer);
+    soonTimer = undefined;
     if (buffer.length === 0 && lost.size === 0) return;
     const batch = buffer;
     const missing = new Map(lost);
@@ -98,7 +101,10 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
       buffer.push(entry);
       if (buffer.length > MAX_BUFFERED) trimBuffer();
       if (soon) {
-        immediate ??= setImmediate(background);
+        if (soonTimer === undefined) {
+          soonTimer = setTimeout(background, SOON_MS);
+          soonTimer.unref();
+        }
       } else if (timer === undefined) {
         timer = setTimeout(background, FLUSH_MS);
         timer.unref();
@@ -113,7 +119,7 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
       await flush().catch(logError);
       closed = true;
       clearTimeout(timer);
-      if (immediate) clearImmediate(immediate);
+      clearTimeout(soonTimer);
     },
   };
 }

@@ -56,6 +56,19 @@ export function redactValue(value: unknown, key = '', parent = ''): unknown {
   return out;
 }
 
+/**
+ * What may need redacting in a value's JSON text: a run of digits as long as a card number's, or a member
+ * named as a security code, a secret or a card's number. JSON.stringify writes names and digits as they
+ * are (no escapes), so a text without any of these is its own redaction.
+ */
+const MAY_HOLD = new RegExp(`${DIGIT_RUN.source}|"(?:${[...REMOVED, ...SECRET, 'number'].join('|')})"\\s*:`, 'i');
+
+/** A value's JSON text, redacted as redactValue does; made once when there is nothing to redact. */
+export function redactedJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  return MAY_HOLD.test(text) ? JSON.stringify(redactValue(value)) : text;
+}
+
 /** An answer's JSON text with secrets' values replaced (the webhook secret's own endpoint, a token). */
 export function redactSecretText(text: string): string {
   return maskCardNumbers(text.replace(/("(?:webhook_secret|secret|token|signing_key)"\s*:\s*")(?:[^"\\]|\\.)*"/g, `$1${REDACTED}"`));

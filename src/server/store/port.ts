@@ -331,10 +331,15 @@ export interface NewJournalEntry {
   status: number | null;
   /** the first charge it touched (filters go by it); all of them are in `detail` */
   invoice_id: number | null;
+  /** how long the answer took (a postback: the receiver's), in ms to the hundredth */
+  duration_ms: number;
   request_body: string | null;
   /** (a Buffer: the UTF-8 bytes of the JSON text as answered, handed over without decoding them) */
   response_body: string | Buffer | null;
-  /** the entry's other members, JSON text: only those that differ from an entry's defaults (journal/capture.ts) */
+  /**
+   * the entry's other members, JSON text: only those that differ from an entry's defaults (journal/capture.ts);
+   * what is the same for every request of one client (its headers, its token) is the same text
+   */
   detail: string;
 }
 

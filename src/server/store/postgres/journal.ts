@@ -1,10 +1,45 @@
-// The inspector's journal on PostgreSQL: as on SQLite (sqlite/journal.ts), one journal for every node
-// of a team. A batch takes the journal's advisory lock first, so ids commit in the order they were
+// The inspector's journal on PostgreSQL: one journal for every node of a team, an entry a row (SQLite,
+// one process's journal, keeps a batch a row: sqlite/journal.ts). A batch takes the journal's advisory lock first, so ids commit in the order they were
 // given: a reader that saw entry n never sees an entry below n appear later (a cursor misses nothing).
-import type { JournalFilter, JournalReads, JournalState, JournalStore } from '../port.js';
-import { globToLike, JOURNAL_COLUMNS, journalWhere, toJournalRow } from '../journal-sql.js';
+import type { JournalFilter, JournalReads, JournalRow, JournalState, JournalStore } from '../port.js';
 import type { Row } from '../rows.js';
 import { prepared, type Queryable } from './repos.js';
+
+const JOURNAL_COLUMNS = ['company_id', 'at', 'sandbox_at', 'direction', 'method', 'path', 'status', 'invoice_id', 'duration_ms', 'request_body', 'response_body', 'detail'] as const;
+
+/** `*` stands for any run of characters; everything else is itself (LIKE's own `%` and `_` escaped). */
+const globToLike = (glob: string): string => glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+
+/** A list's filters as the conditions after `company_id = $1 AND id > $2`, each value through `param`. */
+function journalWhere(filter: JournalFilter, param: (value: unknown) => string): string {
+  const parts: string[] = [];
+  if (filter.direction) parts.push(`direction = ${param(filter.direction)}`);
+  if (filter.method) parts.push(`method = ${param(filter.method)}`);
+  if (filter.path !== undefined) parts.push(filter.path.includes('*') ? `path LIKE ${param(globToLike(filter.path))}` : `path = ${param(filter.path)}`);
+  if (filter.status) parts.push(`status BETWEEN ${param(filter.status[0])} AND ${param(filter.status[1])}`);
+  if (filter.invoiceId !== undefined) parts.push(`invoice_id = ${param(filter.invoiceId)}`);
+  return parts.map((part) => ` AND ${part}`).join('');
+}
+
+const text = (value: unknown): string | null => (value === null || value === undefined ? null : Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
+
+function toJournalRow(row: Row): JournalRow {
+  return {
+    id: Number(row.id),
+    company_id: Number(row.company_id),
+    at: Number(row.at),
+    sandbox_at: Number(row.sandbox_at),
+    direction: row.direction === 'out' ? 'out' : 'in',
+    method: String(row.method),
+    path: String(row.path),
+    status: row.status === null ? null : Number(row.status),
+    invoice_id: row.invoice_id === null ? null : Number(row.invoice_id),
+    duration_ms: Number(row.duration_ms),
+    request_body: text(row.request_body),
+    response_body: text(row.response_body),
+    detail: String(row.detail),
+  };
+}
 
 const NO_STATE: JournalState = { dropped: 0, dropped_upto: 0 };
 
@@ -21,7 +56,7 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
     async list(companyId: number, filter: JournalFilter, after: number, limit: number) {
       const values: unknown[] = [companyId, after];
       const param = (value: unknown) => (values.push(value), `$${values.length}`);
-      const where = journalWhere(filter, param, (pattern) => `path LIKE ${param(globToLike(pattern))}`);
+      const where = journalWhere(filter, param);
       values.push(limit);
       return (await rows(`SELECT * FROM journal_entries WHERE company_id = $1 AND id > $2${where} ORDER BY id LIMIT $${values.length}`, values)).map(toJournalRow);
     },
@@ -49,7 +84,7 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
       // one INSERT for the batch: a column of values each
       // (an answer's bytes become its text: a Buffer would go as bytea's hex)
       const columns = JOURNAL_COLUMNS.map((column) => entries.map((entry) => (Buffer.isBuffer(entry[column]) ? entry[column].toString() : entry[column])));
-      const types = ['bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'text', 'text', 'text'];
+      const types = ['bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text'];
       await run(
         `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
          SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})

@@ -210,7 +210,7 @@ export const PG_MIGRATIONS: readonly string[] = [
     updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
   );
   `,
-  // 8: the inspector's journal (SQLite's schema 12): one for every node of a team. Ids come from an
+  // 8: the inspector's journal: one for every node of a team. Ids come from an
   // identity that is never reset (a clear keeps cursors valid); batches take an advisory lock, so ids
   // commit in order (postgres/journal.ts).
   `
@@ -236,5 +236,10 @@ export const PG_MIGRATIONS: readonly string[] = [
     dropped BIGINT NOT NULL DEFAULT 0,
     dropped_upto BIGINT NOT NULL DEFAULT 0
   );
+  `,
+  // 9: an entry's duration in a column of its own (it was a member of `detail`, where rows written
+  // before keep it: postgres/journal.ts reads it from there when the column says 0)
+  `
+  ALTER TABLE journal_entries ADD COLUMN duration_ms DOUBLE PRECISION NOT NULL DEFAULT 0;
   `,
 ];

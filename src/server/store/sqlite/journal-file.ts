@@ -15,7 +15,7 @@ import { StoreFault } from '../faults.js';
 import type { JournalStore, NewJournalEntry, Writes } from '../port.js';
 import type { Db } from './database.js';
 import { sqliteFault } from './faults.js';
-import { createJournalReads, createJournalWrites, insertRow, journalFileOf, JOURNAL_SCHEMA, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
+import { createJournalReads, createJournalWrites, insertRows, journalFileOf, JOURNAL_SCHEMA, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
 import type { JournalAnswer, JournalCall } from './journal-worker.js';
 
 export interface SqliteJournal extends JournalStore {
@@ -47,16 +47,16 @@ function bodySharing() {
   return (entries: NewJournalEntry[]): { rows: JournalInsert[]; bodies: SharedBody[] } => {
     const now = Date.now();
     const bodies: SharedBody[] = [];
-    const rows = entries.map((entry): JournalInsert => {
+    const rows = insertRows(entries, (entry) => {
       const answer = entry.response_body;
-      if (!Buffer.isBuffer(answer)) return insertRow(entry, null);
+      if (!Buffer.isBuffer(answer)) return null;
       let known = sent.get(answer);
       if (!known || now - known.at > RESEND_MS) {
         known = { ref: known?.ref ?? `${nonce}.${++count}`, at: now };
         sent.set(answer, known);
         bodies.push({ ref: known.ref, body: answer });
       }
-      return insertRow(entry, known.ref);
+      return known.ref;
     });
     return { rows, bodies };
   };
@@ -64,7 +64,7 @@ function bodySharing() {
 
 /** In memory: the tables in the database itself, every call through the writer's queue. */
 export function memoryJournal(db: Db, enqueue: <T>(run: (tx: Writes) => Promise<T>, write?: boolean) => Promise<T>): SqliteJournal {
-  db.exec(JOURNAL_SCHEMA);
+  db.exec(JOURNAL_SCHEMA); // (the database's own user_version is the charges' schema's)
   const reads = createJournalReads(db);
   const writes = createJournalWrites(db);
   const share = bodySharing();
@@ -84,6 +84,12 @@ export function memoryJournal(db: Db, enqueue: <T>(run: (tx: Writes) => Promise<
 }
 
 const WORKER = new URL('./journal-worker.js', import.meta.url);
+/**
+ * The writer's heap: a small young generation (V8 would give it 16 MB or more, mostly empty, for a
+ * thread whose every object lives one batch); its old generation may grow for a batch that waited
+ * through a fault (20,000 entries, some MB of JSON).
+ */
+const WRITER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 512 };
 
 /** A database file's journal: its own file, written by its own thread where the compiled worker is at hand. */
 /**
@@ -93,13 +99,14 @@ const WORKER = new URL('./journal-worker.js', import.meta.url);
  */
 function openOrSetAside(file: string): { db: Db; notice?: string } {
   try {
-    return { db: openJournalFile(file) };
+    const { db, notice } = openJournalFile(file);
+    return { db, ...(notice !== undefined && { notice: `${file}: ${notice}` }) };
   } catch (error) {
     const code = String((error as { code?: unknown }).code);
     if (code !== 'SQLITE_NOTADB' && !code.startsWith('SQLITE_CORRUPT')) throw journalFault(error, file);
     const aside = `${file}.damaged`;
     for (const suffix of ['', '-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
-    return { db: openJournalFile(file), notice: `the journal file ${file} was damaged (SQLite: ${(error as Error).message}); it was moved to ${aside} and a new, empty journal begun` };
+    return { db: openJournalFile(file).db, notice: `the journal file ${file} was damaged (SQLite: ${(error as Error).message}); it was moved to ${aside} and a new, empty journal begun` };
   }
 }
 
@@ -141,7 +148,7 @@ export function fileJournal(dbPath: string): SqliteJournal {
   /** The writer thread, started again on the next call if it stopped (it never should: its calls answer their errors). */
   const writer = (): Worker => {
     if (worker) return worker;
-    const started = new Worker(WORKER, { workerData: { file } });
+    const started = new Worker(WORKER, { workerData: { file }, resourceLimits: WRITER_LIMITS });
     started.unref();
     started.on('message', (answer: JournalAnswer) => {
       const call = waiting.get(answer.id);

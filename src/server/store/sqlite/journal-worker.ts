@@ -28,7 +28,7 @@ function yieldToRequests(): void {
 }
 
 yieldToRequests();
-const db = openJournalFile((workerData as { file: string }).file);
+const { db } = openJournalFile((workerData as { file: string }).file);
 const writes = createJournalWrites(db);
 const port = parentPort;
 port?.on('message', (call: JournalCall) => {
