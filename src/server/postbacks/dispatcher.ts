@@ -83,6 +83,8 @@ export function createDispatcher(options: DispatcherOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let ticking = false;
+  /** the look at the queue under way, which stop() waits for (its statements must not outlive the store) */
+  let looking: Promise<void> | undefined;
   let again = false;
   let unsubscribe: () => void = () => undefined;
   const idleMs = store.hearsOtherProcesses ? IDLE_HEARING_MS : IDLE_MS;
@@ -235,6 +237,11 @@ export function createDispatcher(options: DispatcherOptions) {
     }
     ticking = true;
     again = false;
+    looking = look();
+    await looking;
+  }
+
+  async function look(): Promise<void> {
     try {
       const now = clock();
       const free = concurrency - inFlight.size;
@@ -253,10 +260,11 @@ export function createDispatcher(options: DispatcherOptions) {
       // Look again within a second, not after the idle wait: that claim's lease may run out unseen.
       schedule(wait <= 0 ? Math.min(idleMs, DUE_RECHECK_MS) : Math.min(wait, idleMs));
     } catch (error) {
-      logError(error);
+      if (running) logError(error); // (stopping: the store may be closing under the look; the next start looks again)
       schedule(idleMs);
     } finally {
       ticking = false;
+      looking = undefined;
       if (again) schedule(0);
     }
   }
@@ -278,6 +286,7 @@ export function createDispatcher(options: DispatcherOptions) {
       unsubscribe();
       clearTimeout(timer);
       abort.abort();
+      await looking;
       await Promise.allSettled([...inFlight.values()]);
       pools.close();
       // What was cut off goes at once on the next start, here or in another process, not after the lease.
