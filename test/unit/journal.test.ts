@@ -34,7 +34,9 @@ describe('redaction', () => {
 
   it('writes a body’s JSON once when it holds nothing to redact, and exactly as redactValue when it may', () => {
     const samples: unknown[] = [
-      { payment_method: 'pix', amount: 1000, payer: { name: 'Ana', cpf_cnpj: '12345678909' }, items: [{ description: 'Camiseta', quantity: 2 }] },
+      { payment_method: 'pix', amount: 1000, payer: { name: 'Ana', cpf_cnpj: '12345678909', address: { street: 'Rua A', number: '100' } }, items: [{ description: 'Camiseta', quantity: 2 }] },
+      { Card: { number: 'not digits at all' } },
+      { card: { holder: { number: 7 } } },
       { payer: { cpf_cnpj: '11222333000181' } }, // 14 digits: looked at, not a card number, kept
       { card: { number: 'not a number', CVV: '123' } },
       { Security_Code: 1, nested: [{ PASSWORD: 'x', tokens: ['a'] }] },
@@ -45,8 +47,9 @@ describe('redaction', () => {
       'plain', 42, null,
     ];
     for (const value of samples) expect(redactedJson(value)).toBe(JSON.stringify(redactValue(value)));
-    const plain = samples[0];
+    const plain = samples[0]; // an address's number is not a card's: written with one stringify, as it is
     expect(redactedJson(plain)).toBe(JSON.stringify(plain));
+    expect(redactedJson({ Card: { number: 'not digits at all' } })).not.toContain('not digits at all');
     expect(redactedJson({ note: 'card 4111-1111-1111-1111' })).not.toContain('1111-1111-1111');
   });
 

@@ -58,10 +58,11 @@ export function redactValue(value: unknown, key = '', parent = ''): unknown {
 
 /**
  * What may need redacting in a value's JSON text: a run of digits as long as a card number's, or a member
- * named as a security code, a secret or a card's number. JSON.stringify writes names and digits as they
- * are (no escapes), so a text without any of these is its own redaction.
+ * named as a security code, a secret or a card (whose `number` is masked whatever it holds; an address's
+ * `number` is not). JSON.stringify writes names and digits as they are (no escapes), so a text without
+ * any of these is its own redaction.
  */
-const MAY_HOLD = new RegExp(`${DIGIT_RUN.source}|"(?:${[...REMOVED, ...SECRET, 'number'].join('|')})"\\s*:`, 'i');
+const MAY_HOLD = new RegExp(`${DIGIT_RUN.source}|"(?:${[...REMOVED, ...SECRET, 'card'].join('|')})"\\s*:`, 'i');
 
 /** A value's JSON text, redacted as redactValue does; made once when there is nothing to redact. */
 export function redactedJson(value: unknown): string {
