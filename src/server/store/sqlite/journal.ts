@@ -23,7 +23,7 @@ import type { Db } from './database.js';
  * the same record, which the server keeps as one buffer; its entries name it by ref (journal-file.ts),
  * last_id is the newest batch that names it, and a body whose batch is gone is removed a minute later.
  */
-export const JOURNAL_VERSION = 2;
+const JOURNAL_VERSION = 2;
 export const JOURNAL_SCHEMA = `
   CREATE TABLE IF NOT EXISTS journal_batches (
     last_id INTEGER PRIMARY KEY,
@@ -83,7 +83,7 @@ export type JournalInsert = [
   status: number | null, invoice_id: number | null, duration_ms: number, request_body: string | null | Same, response_body: string | null,
   detail: string | Same, response_ref: string | null,
 ];
-export const SAME = 0;
+const SAME = 0;
 type Same = typeof SAME;
 const PATH = 5;
 const INVOICE = 7;
