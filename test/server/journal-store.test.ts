@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/server/store/index.js';
+import { JOURNAL_SCHEMA } from '../../src/server/store/sqlite/journal.js';
 import type { JournalRow, JournalStore, NewJournalEntry } from '../../src/server/store/port.js';
 import { addTestCompany, ENGINE, request, startTestServer, type TestServer } from '../support/server.js';
 
@@ -140,6 +141,49 @@ describe('the journal store', () => {
     expect(rows.map((row) => row.response_body)).toEqual([record.toString(), '{"inline":true}', record.toString()]);
     expect(rows[1]!.request_body).toBe('{"amount":100}');
     expect((await journal.get(a, rows[2]!.id))?.response_body).toBe(record.toString());
+  });
+
+  it('reads back every body exactly, whatever its text: accents and emoji, empty, quotes and escapes, repeated; a lone surrogate as U+FFFD', async () => {
+    await journal.clear(a);
+    const bodies: (string | null)[] = ['{"payer":{"name":"Conceição 😀"}}', '', '"\\u0000\n"', '\ud800 alone', 'a\u2028b', null, '{"payer":{"name":"Conceição 😀"}}', 'x'.repeat(70_000)];
+    await journal.append(bodies.map((body, k) => entry(a, `/b/${k}`, { request_body: body, response_body: k % 3 === 0 ? null : `${body ?? ''}!` })), 100);
+    const rows = await journal.list(a, {}, 0, 100);
+    const stored = bodies.map((body) => body?.toWellFormed() ?? null); // (PostgreSQL's text keeps no lone surrogate either)
+    expect(stored[3]).toBe('\ufffd alone');
+    expect(rows.map((row) => [row.request_body, row.response_body])).toEqual(stored.map((body, k) => [body, k % 3 === 0 ? null : `${body ?? ''}!`]));
+    for (const row of rows) expect(await journal.get(a, row.id)).toEqual(row);
+    expect((await journal.list(a, {}, rows[4]!.id, 100)).map((row) => row.request_body)).toEqual(stored.slice(5));
+  });
+});
+
+describe.skipIf(ENGINE !== 'sqlite')('a journal file of the second form (bodies inside the batch’s JSON)', () => {
+  it('is read as it was, and goes on with the bodies beside', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-v2-'));
+    try {
+      const db = join(dir, 'p.db');
+      const old = new Database(`${db}-requests`);
+      old.exec('CREATE TABLE journal_batches (last_id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, first_id INTEGER NOT NULL, entries TEXT NOT NULL)');
+      old.exec(JOURNAL_SCHEMA);
+      const kept = [[1, 1000, 1005, 'in', 'POST', '/api/v2/invoices', 201, 7, 2.5, '{"amount":100}', '{"data":{"id":7}}', '{}', null], [1, 2000, 2005, 'in', 'POST', 0, 201, 8, 3, 0, '{"data":{"id":8}}', 0, null]];
+      old.prepare('INSERT INTO journal_batches (last_id, company_id, first_id, entries) VALUES (2, 1, 1, ?)').run(JSON.stringify(kept));
+      old.exec("INSERT INTO journal_state (company_id, entries) VALUES (1, 2); UPDATE journal_seq SET last_id = 2; PRAGMA user_version = 2");
+      old.close();
+      const store = openStore(db);
+      try {
+        expect(store.journal.notice).toBeUndefined();
+        await store.journal.append([entry(1, '/new', { request_body: '{"new":true}', response_body: '{"ok":1}' })], 10);
+        const rows = await store.journal.list(1, {}, 0, 10);
+        expect(rows.map((row) => [row.id, row.path, row.request_body, row.response_body, row.invoice_id])).toEqual([
+          [1, '/api/v2/invoices', '{"amount":100}', '{"data":{"id":7}}', 7],
+          [2, '/api/v2/invoices', '{"amount":100}', '{"data":{"id":8}}', 8],
+          [3, '/new', '{"new":true}', '{"ok":1}', null],
+        ]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
