@@ -50,9 +50,12 @@ export default tseslint.config(
     },
   },
   {
-    // The checkout page's own script runs in the payer's browser, as a classic script (no build step).
+    // The checkout page's and the dashboard's own scripts run in the browser, as classic scripts (no build step).
     files: ['assets/**/*.js'],
-    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', EventSource: 'readonly', setInterval: 'readonly' } },
+    languageOptions: { sourceType: 'script', globals: {
+      window: 'readonly', document: 'readonly', navigator: 'readonly', fetch: 'readonly', EventSource: 'readonly', setInterval: 'readonly',
+      location: 'readonly', DOMParser: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URLSearchParams: 'readonly', addEventListener: 'readonly',
+    } },
   },
   {
     // The benchmarks and the tests never import each other; what both need (a throwaway PostgreSQL

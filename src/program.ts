@@ -8,6 +8,7 @@ import { completionGroup } from './commands/completion/index.js';
 import { eventsGroup } from './commands/events/index.js';
 import { invoiceGroup } from './commands/invoice/index.js';
 import { logsGroup } from './commands/logs/index.js';
+import { dashboardGroup } from './commands/dashboard/index.js';
 import { openapiGroup } from './commands/openapi/index.js';
 import { pixGroup } from './commands/pix/index.js';
 import { profileGroup } from './commands/profile/index.js';
@@ -28,7 +29,7 @@ export function buildProgram(version: string): Command {
     .enablePositionalOptions()
     .addHelpText('after', `\n${EXIT_CODE_HELP}\n`);
   for (const command of authGroup()) program.addCommand(command);
-  const groups: CommandUnknownOpts[] = [profileGroup(), invoiceGroup(), sandboxGroup(), logsGroup(), webhooksGroup(), eventsGroup(), pixGroup(), boletoGroup(), serveGroup(), openapiGroup(), completionGroup()];
+  const groups: CommandUnknownOpts[] = [profileGroup(), invoiceGroup(), sandboxGroup(), logsGroup(), dashboardGroup(), webhooksGroup(), eventsGroup(), pixGroup(), boletoGroup(), serveGroup(), openapiGroup(), completionGroup()];
   for (const group of groups) program.addCommand(group);
   // Usage errors are said by main.ts as every other error is ("pinvoice: …", src/cli/usage-words.ts),
   // from the error commander throws: its words are loaded only when there is one to say.

@@ -1,12 +1,15 @@
-// `npm run screenshots`: the checkout page in each state, as docs/checkout.md shows it. Starts the built
-// `pinvoice serve` (so `npm run build` first), brings a charge into each state through the API, and
-// writes full-page PNGs from Debian's Chromium (or $CHROMIUM_PATH) at a phone's width, 390 px, to
-// docs/screenshots/checkout-<state>.png; and the pix page once more on a 1280 px desktop.
+// `npm run screenshots`: the checkout page in each state, as docs/checkout.md shows it, and every page of
+// the dashboard. Starts the built `pinvoice serve` (so `npm run build` first), brings a charge into each
+// state through the API, and writes full-page PNGs from Debian's Chromium (or $CHROMIUM_PATH) at a
+// phone's width, 390 px, to docs/screenshots/checkout-<state>.png, and the pix page once more on a
+// 1280 px desktop; the dashboard's pages at 390×844 and 1280×800, docs/screenshots/dashboard-<page>-<size>.png.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
 import { CARDS, boletoCharge, cardCharge } from './support/charges.js';
 import { api, checkoutUrl, CHROMIUM, createCharge, hasChromium, launchChromium, type Gateway } from './support/browser.js';
 import { validPix } from './support/server.js';
@@ -58,6 +61,52 @@ async function shoot(page: Page, url: string, name: string, expectedStatus = 200
   console.log(`wrote ${path}`);
 }
 
+/** The dashboard's pages, signed in by the token, with a paid charge whose postback was answered and a refused create in the journal. */
+async function dashboard(browser: Browser, gateway: Gateway, pix: { id: number }): Promise<void> {
+  const receiver = createServer((request, response) => request.resume().on('end', () => response.end('ok')));
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const postbacks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/postbacks`;
+    const paid = await createCharge(gateway, validPix({ postback_url: postbacks, metadata: { order: '1042' } }));
+    await api(gateway, 'POST', `/api/v2/sandbox/invoices/${paid.id}/pay`);
+    await api(gateway, 'POST', `/api/v2/invoices/${paid.id}/refund`, { amount_cents: 500, reason: 'one item returned' });
+    await api(gateway, 'POST', '/api/v2/invoices', validPix({ total_price_cents: -5 }));
+    await api(gateway, 'GET', `/api/v2/invoices/${pix.id}`);
+    // the postback attempts, answered, before the pages are drawn
+    for (let k = 0; k < 50 && (await api(gateway, 'GET', `/api/v2/invoices/${paid.id}/events`)).body.data.some((e: { state: string }) => e.state === 'pending'); k++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const entries = (await api(gateway, 'GET', '/api/v2/sandbox/requests?status=4xx')).body.data;
+    const pages: [string, string][] = [
+      ['sign-in', '/dashboard'],
+      ['requests', '/dashboard/requests'],
+      ['entry', `/dashboard/requests/${entries[0].id}`],
+      ['charges', '/dashboard/charges'],
+      ['charge', `/dashboard/charges/${paid.id}`],
+      ['refund', `/dashboard/charges/${paid.id}/refund`],
+      ['company', '/dashboard/company'],
+    ];
+    for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      for (const [name, path] of pages) {
+        if (name === 'requests') {
+          await page.getByLabel('Access token').fill(TOKEN);
+          await page.getByRole('button', { name: 'Sign in' }).click();
+          await page.waitForURL('**/dashboard/requests');
+        }
+        await page.goto(`${gateway.url}${path}`);
+        const file = join(OUT, `dashboard-${name}-${size}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        console.log(`wrote ${file}`);
+      }
+      await context.close();
+    }
+  } finally {
+    receiver.close();
+  }
+}
+
 if (!hasChromium) throw new Error(`no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set CHROMIUM_PATH)`);
 mkdirSync(OUT, { recursive: true });
 const dir = mkdtempSync(join(tmpdir(), 'pinvoice-screenshots-'));
@@ -79,6 +128,7 @@ try {
     for (const [name, url, status] of states) await shoot(phone, url, name, status);
     const desktop = await browser.newPage({ viewport: DESKTOP });
     await shoot(desktop, checkoutUrl(gateway, pix), 'pix-desktop');
+    await dashboard(browser, gateway, pix);
   } finally {
     await browser.close();
   }

@@ -7,8 +7,9 @@ const common = { root, testTimeout: 20_000, hookTimeout: 30_000, globalSetup: ['
 // The server and end-to-end suites run against both engines: one suite, parameterised by
 // PINVOICE_TEST_ENGINE (a `--db` a test gives becomes a PostgreSQL database: test/support/engine.ts).
 // Without PostgreSQL the PostgreSQL half is skipped, saying so; in CI it never is.
-// The browser suite (test/browser: the checkout page in Chromium) runs in the SQLite project only: the
-// page reads the same store through the same code on either engine, and one browser run is enough.
+// The checkout page's browser suite runs in the SQLite project only: the page reads the same store
+// through the same code on either engine, and one browser run is enough. The dashboard's runs on both:
+// its sessions and sign-in links are the store's, shared by a team's nodes on PostgreSQL.
 const withPostgres = Boolean(postgresBin()) || process.env.CI === 'true';
 if (!withPostgres) console.warn('pinvoice: the PostgreSQL half of the server and end-to-end suites is skipped: PostgreSQL is not installed (Debian: apt-get install postgresql)');
 
@@ -19,7 +20,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { test: { ...common, name: 'sqlite', include: ['test/**/*.test.ts'], env: { PINVOICE_TEST_ENGINE: 'sqlite' } } },
-      ...(withPostgres ? [{ test: { ...common, name: 'postgres', include: ['test/server/**/*.test.ts', 'test/e2e/**/*.test.ts'], env: { PINVOICE_TEST_ENGINE: 'postgres' } } }] : []),
+      ...(withPostgres ? [{ test: { ...common, name: 'postgres', include: ['test/server/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/browser/dashboard.test.ts'], env: { PINVOICE_TEST_ENGINE: 'postgres' } } }] : []),
     ],
   },
 });

@@ -18,7 +18,7 @@ const REQUESTS = {
 const RESPONSES = {
   Transaction: S.Transaction, InvoiceList: S.InvoiceList, SearchTransactionAnswer: S.SearchTransactionAnswer, CreateInvoiceResponse: S.CreateInvoiceResponse, Enterprise: S.Enterprise, PublicInvoice: S.PublicInvoice, ErrorBody: S.ErrorBody, Health: S.Health,
   WebhookSecret: P.WebhookSecret, WebhookEvent: P.WebhookEvent, EventList: P.EventList, PostbackBody: P.PostbackBody,
-  SandboxClock: X.SandboxClock, ChaosRule: X.ChaosRule, ScenarioList: X.ScenarioList, WebhookSigning: X.WebhookSigning,
+  SandboxClock: X.SandboxClock, ChaosRule: X.ChaosRule, ScenarioList: X.ScenarioList, DashboardLink: X.DashboardLink, WebhookSigning: X.WebhookSigning,
   JournalEntry: J.JournalEntry, JournalPage: J.JournalPage, FindAnswer: J.FindAnswer, JournalCleared: J.JournalCleared,
 };
 

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS } from '../domain/status.js';
 import { EventList, WebhookEvent, WebhookSecret } from './postbacks.js';
-import { ChaosRequest, ChaosRule, ClockAdvanceRequest, ClockSetRequest, SandboxClock, ScenarioList, WebhookSigning, WebhookSigningRequest } from './sandbox.js';
+import { ChaosRequest, ChaosRule, ClockAdvanceRequest, ClockSetRequest, DashboardLink, SandboxClock, ScenarioList, WebhookSigning, WebhookSigningRequest } from './sandbox.js';
 import { SEARCH_PARAMETERS } from './invoice-query.js';
 import { FindAnswer, JournalCleared, JournalEntry, JournalPage, MAX_WAIT_SECONDS, RequestPattern } from './journal.js';
 import { CreateInvoiceRequest, CreateInvoiceResponse, Enterprise, Health, PublicInvoice, RefundRequest, SearchTransactionAnswer, ThreeDSRequest, Transaction } from './schemas.js';
@@ -255,6 +255,17 @@ export const OPERATIONS = [
     writes: true,
     response: WebhookSigning,
     errors: [400, 401, 403, 413, 415, 422],
+  },
+  {
+    id: 'sandboxDashboardLink',
+    name: 'Sandbox: dashboard sign-in link',
+    summary: "pinvoice serve only: a one-time link (10 minutes) that signs a browser in to the dashboard, /dashboard, as this token; the journal keeps the request, the link's code masked.",
+    method: 'POST',
+    path: '/api/v2/sandbox/dashboard/links',
+    auth: 'bearer',
+    sandbox: true,
+    response: DashboardLink,
+    errors: [401],
   },
   {
     id: 'sandboxScenarios',

@@ -84,6 +84,12 @@ export const Scenario = z.object({
 });
 export const ScenarioList = z.object({ data: z.array(Scenario) });
 
+/** A one-time link that signs a browser in to the dashboard as the request's token. */
+export const DashboardLink = z.object({
+  url: z.string().describe('open it once, within 10 minutes: it signs in to /dashboard as this token (read-only for a read-only token) and is spent'),
+  expires_at: timestamp(),
+});
+
 export type SandboxClock = z.infer<typeof SandboxClock>;
 export type ClockAdvanceRequest = z.infer<typeof ClockAdvanceRequest>;
 export type ChaosRequest = z.infer<typeof ChaosRequest>;

@@ -24,6 +24,7 @@ export const COMMAND_OF_OPERATION: Readonly<Record<OperationId, string>> = {
   sandboxChaosClear: 'sandbox chaos clear',
   sandboxWebhookSigning: 'sandbox webhook-signing',
   sandboxWebhookSigningSet: 'sandbox webhook-signing',
+  sandboxDashboardLink: 'dashboard',
   sandboxScenarios: 'sandbox scenarios',
   sandboxRequests: 'logs list',
   sandboxRequestsStream: 'logs tail',

@@ -262,6 +262,19 @@ export function createClient(options: ClientOptions) {
       }
       throw refused('sandboxRequestsStream', { ...answer, url });
     },
+    /**
+     * A one-time dashboard sign-in link (`pinvoice serve` only). Its path and code are put on the
+     * profile's own origin: a server behind a proxy may name itself otherwise, and a link to elsewhere is never opened.
+     */
+    async dashboardLink(): Promise<{ raw: unknown; url: string; expiresAt: string | undefined }> {
+      const raw = await plain('sandboxDashboardLink', 'POST');
+      const given = (raw as { url?: unknown } | null)?.url;
+      const link = typeof given === 'string' && URL.canParse(given) ? new URL(given) : undefined;
+      if (!link || !link.searchParams.has('code')) throw new UnexpectedResponseError(`${new URL(options.baseUrl).origin} answered ${nameOf('sandboxDashboardLink')} without a sign-in link`);
+      const url = new URL(`${link.pathname}${link.search}`, options.baseUrl).href;
+      const expiresAt = (raw as { expires_at?: unknown }).expires_at;
+      return { raw, url, expiresAt: typeof expiresAt === 'string' ? expiresAt : undefined };
+    },
     async scenarios() {
       const answer = await plain('sandboxScenarios');
       return { raw: unwrapList(answer), list: readScenarios(answer) };

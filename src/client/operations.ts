@@ -22,6 +22,7 @@ export const OPERATIONS = {
   sandboxChaosClear: { name: 'Sandbox: clear postback chaos', path: '/api/v2/sandbox/chaos', extension: 'sandbox controls' },
   sandboxWebhookSigning: { name: 'Sandbox: webhook signing key', path: '/api/v2/sandbox/webhook-signing', extension: 'sandbox controls' },
   sandboxWebhookSigningSet: { name: 'Sandbox: set the webhook signing key', path: '/api/v2/sandbox/webhook-signing', extension: 'sandbox controls' },
+  sandboxDashboardLink: { name: 'Sandbox: dashboard sign-in link', path: '/api/v2/sandbox/dashboard/links', extension: 'sandbox controls' },
   sandboxScenarios: { name: 'Sandbox: scenarios', path: '/api/v2/sandbox/scenarios', extension: 'sandbox controls' },
   sandboxRequests: { name: 'Sandbox: requests', path: '/api/v2/sandbox/requests', extension: 'sandbox controls' },
   sandboxRequestsStream: { name: 'Sandbox: request stream', path: '/api/v2/sandbox/requests/stream', extension: 'sandbox controls' },

@@ -9,6 +9,7 @@ import { pooledRandomBytes } from '../base/random-pool.js';
 import type { Seed } from '../base/seeded-random.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { registerCheckout } from './checkout/routes.js';
+import { registerDashboard } from './dashboard/routes.js';
 import { installBodyRules } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { ApiError, forbidden, frameworkError, storeFaultError } from './errors.js';
@@ -193,6 +194,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
   app.register(async (api) => registerOperations(api, ctx, { version: options.version, authenticate, rateLimited: config.rateLimit !== false, streams }));
   registerCheckout(app, ctx, logError);
+  registerDashboard(app, ctx, streams, { secure: options.https !== undefined });
   registerLocation(app, ctx, options);
   return app;
 }
@@ -246,7 +248,7 @@ function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: F
   if (journal.keep <= 0 || !access || (!op && !unrouted) || (op && 'inspector' in op && op.inspector)) return;
   const durationMs = request.startedAt === undefined ? 0 : performance.now() - request.startedAt;
   journal.record(incomingEntry({
-    request, access, status: answer.status, answer: answer.body, secret: op?.id === 'webhookSecret', record: op !== undefined && answersRecord(op), replayed: answer.replayed,
+    request, access, status: answer.status, answer: answer.body, secret: op?.id === 'webhookSecret' || op?.id === 'sandboxDashboardLink', record: op !== undefined && answersRecord(op), replayed: answer.replayed,
     ...(refusal && { error: { code: refusal.code, details: refusal.details } }),
     durationMs, wall: Math.round(Date.now() - durationMs), serverNow: ctx.realClock().getTime(),
   }), request.method !== 'GET');

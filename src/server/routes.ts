@@ -21,6 +21,7 @@ import { clearChaos, getChaos, putChaos } from './sandbox/chaos.js';
 import { advanceClock, resetClock, setClock, showClock } from './sandbox/clock.js';
 import { putSigning, showSigning } from './sandbox/webhook-signing.js';
 import { bearerToken } from './auth.js';
+import { makeLinkCode } from './dashboard/session.js';
 import { clearJournal, findJournal, getJournalEntry, listJournal, type Streams } from './journal/handlers.js';
 import { monthOf, type Company } from './store/port.js';
 
@@ -130,6 +131,11 @@ export const HANDLERS: Record<OperationId, Handler> = {
     const token = bearerToken(request.headers.authorization);
     if (!request.access || token === undefined) throw new Error('an authenticated operation ran without its token');
     return { status: 200, body: await putSigning(ctx, requireCompany(company), key, request.access.token, token) };
+  },
+  async sandboxDashboardLink({ ctx, request }) {
+    if (!request.access) throw new Error('an authenticated operation ran without its token');
+    const { code, expiresAt } = await makeLinkCode(ctx.store, request.access, Date.now());
+    return { status: 200, body: { url: `${request.protocol}://${request.host}/dashboard/sign-in?code=${code}`, expires_at: new Date(expiresAt).toISOString() } };
   },
   async sandboxScenarios() {
     return { status: 200, body: { data: SCENARIOS } };

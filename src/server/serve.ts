@@ -11,6 +11,7 @@ import { seedStore, type CreatedCompany } from './seed.js';
 import { frozenClock, holdsCharges, SEEDED_START, seededSources } from './seeded.js';
 import { connectStore, type StoreOptions } from './store/index.js';
 import type { Store } from './store/port.js';
+import { FIRST_LINK_MS, makeLinkCode } from './dashboard/session.js';
 import { certificateHosts, hostName, listeningHost, scratchKeyFolder } from './pix-location/host.js';
 import { locationKeys, type LocationKeys } from './pix-location/key-folder.js';
 import { LOCATION_PATH } from './pix-location/paths.js';
@@ -39,6 +40,8 @@ export interface RunningServer {
   url: string;
   /** set when this start created the sandbox company: its token, to show once */
   seeded?: CreatedCompany;
+  /** with `seeded`: a one-time link that signs in to the dashboard as its token (for a day) */
+  signInUrl?: string;
   /** what the database holds of the fixtures given (created now, or already there) */
   fixtures?: FixturesLoaded;
   close(): Promise<void>;
@@ -98,11 +101,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // the fixtures' charges name the same location as the API's: the public host, or the port now bound
     const pixLocation = `${settings.publicHost ?? listeningHost(host, app.server.address())}${LOCATION_PATH}`;
     const loaded = fixtures && (await loadFixtures({ store, settings: { ...settings, pixLocation }, clock: now, seed }, fixtures));
-    return { ...running(app, store, host, tls ? 'https' : 'http', seeded && !token ? seeded : undefined, stop), ...(loaded && { fixtures: loaded }) };
+    const started = running(app, store, host, tls ? 'https' : 'http', seeded && !token ? seeded : undefined, stop);
+    const signInUrl = started.seeded && (await firstSignInLink(store, started.seeded.token, started.url, Date.now()));
+    return { ...started, ...(signInUrl && { signInUrl }), ...(loaded && { fixtures: loaded }) };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;
   }
+}
+
+/** The dashboard's sign-in link for the company this start created, shown with its token. */
+async function firstSignInLink(store: Store, token: string, url: string, now: number): Promise<string | undefined> {
+  const access = await store.companies.authenticate(token);
+  if (!access) return undefined;
+  const { code } = await makeLinkCode(store, access, now, FIRST_LINK_MS);
+  return `${url}/dashboard/sign-in?code=${code}`;
 }
 
 async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {

@@ -194,6 +194,7 @@ describe('what only `pinvoice serve` has', () => {
     [['logs', 'list', '--status', '4xx'], 'sandbox controls', 'logs list'],
     [['logs', 'show', '1'], 'sandbox controls', 'logs show'],
     [['logs', 'clear', '--yes'], 'sandbox controls', 'logs clear'],
+    [['dashboard', '--print'], 'sandbox controls', 'dashboard'],
     [['events', 'list', '4242'], 'postback event history', 'events list'],
     [['webhooks', 'secret'], 'webhook secret endpoint', 'webhooks secret'],
   ])('%j on production says production has no %s, which the command needs, not a bare HTTP 404', async (args, what, command) => {

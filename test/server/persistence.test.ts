@@ -24,6 +24,7 @@ async function downgradeTo4(server: TestServer): Promise<void> {
   const setBody = db.prepare('UPDATE events SET body = ? WHERE id = ?');
   for (const event of events) setBody.run(JSON.stringify(payloads.get(event.public_id)), event.id);
   db.exec(`
+    DROP TABLE dashboard_sign_ins;
     DROP INDEX events_claimed;
     ALTER TABLE companies DROP COLUMN signing_token;
     ALTER TABLE companies DROP COLUMN signing_token_id;
@@ -105,6 +106,8 @@ describe('persistence', () => {
         ['SELECT * FROM events WHERE invoice_id = 1 ORDER BY id', 'events_invoice'],
         ['SELECT * FROM idempotency_keys WHERE company_id = 1 AND operation = ? AND key = ?', 'sqlite_autoindex_idempotency_keys'],
         ['SELECT * FROM customers WHERE company_id = 1 AND document = ?', 'sqlite_autoindex_customers'],
+        ['SELECT * FROM dashboard_sign_ins WHERE hash = ?', 'PRIMARY KEY'],
+        ['DELETE FROM dashboard_sign_ins WHERE expires_at <= ?', 'dashboard_sign_ins_expiry'],
       ];
       for (const [sql, index] of plans) {
         const statement = (server.store as SqliteStore).db.prepare(`EXPLAIN QUERY PLAN ${sql}`);

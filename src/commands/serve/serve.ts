@@ -36,7 +36,8 @@ function announceSeed(out: Output, server: RunningServer, db: string): void {
     `Created the sandbox company "${fantasyName}" (CNPJ ${cnpj}) in ${where}.\n` +
       `Its access token, shown this once:\n\n  ${token}\n\n` +
       `Store it in a CLI profile with:\n\n` +
-      `  ${loginLine(token, 'local', server.url)}\n\n`,
+      `  ${loginLine(token, 'local', server.url)}\n\n` +
+      (server.signInUrl ? `Its dashboard, signed in by this one-time link (for a day; later: pinvoice dashboard):\n\n  ${server.signInUrl}\n\n` : ''),
   );
 }
 
@@ -110,6 +111,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const unregister = registerServer(db, server.url);
   out.data(`listening on ${server.url}`);
   announceSeed(out, server, db);
+  if (!server.seeded) out.message(`dashboard: ${server.url}/dashboard (sign in with \`pinvoice dashboard\` or a token)`);
   if (server.fixtures && flags.fixtures) out.message(fixturesLoadedLine(flags.fixtures, server.fixtures));
   const signal = await stopped;
   out.message(`${signal}: finishing requests in flight and closing the database`);

@@ -6,38 +6,7 @@ import type { PublicInvoice } from '../../api/schemas.js';
 import { formatDigitableLine } from '../../domain/boleto.js';
 import { formatBRL } from '../../domain/money.js';
 import type { Status } from '../../domain/status.js';
-
-/** Escapes text for HTML content and double-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** A piece of HTML that is already safe; only `html` makes one. */
-export class SafeHtml {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
-
-type Part = SafeHtml | string | number | null | undefined | false | readonly Part[];
-
-function part(value: Part): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (value instanceof SafeHtml) return value.text;
-  if (Array.isArray(value)) return value.map(part).join('');
-  return escapeHtml(String(value));
-}
-
-/** A template tag: every interpolated value is escaped unless it is SafeHtml (made by this tag). */
-export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
-  let out = strings[0] ?? '';
-  values.forEach((value, i) => (out += part(value) + (strings[i + 1] ?? '')));
-  return new SafeHtml(out);
-}
-
-/** Markup made by a trusted library (an SVG of a QR code or a barcode), let through as is. */
-export const trusted = (markup: string) => new SafeHtml(markup);
+import { html, trusted, type SafeHtml } from '../html.js';
 
 const TIME_ZONE = 'America/Sao_Paulo';
 const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });

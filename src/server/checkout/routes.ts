@@ -14,6 +14,7 @@ import { complete3ds, publicCharge, sandboxAction } from '../invoices/lifecycle.
 import { companyContext } from '../sandbox/company-time.js';
 import { boletoPdf } from './boleto-pdf.js';
 import { boletoBarcodeSvg, pixQrSvg } from './codes.js';
+import { PAGE_HEADERS, sameOrigin } from '../html.js';
 import { renderCheckout, renderMain, renderNotFound, renderRefused, STATUS_LABELS, type CheckoutExtras } from './render.js';
 
 /** Where the stylesheet and the script are: `assets/checkout/` of the package (beside src/ and dist/). */
@@ -22,17 +23,6 @@ const ASSETS = {
   'checkout.css': 'text/css; charset=utf-8',
   'checkout.js': 'text/javascript; charset=utf-8',
 } as const;
-
-/** Every answer of the page: nothing from elsewhere, no inline script, no framing, no referrer to other sites (the URL is the key). */
-const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  // the URL is the key: other sites never see it (the page's own requests keep their Origin)
-  'referrer-policy': 'same-origin',
-  'x-frame-options': 'DENY',
-  'cache-control': 'no-store',
-};
 
 /** Tokens are 32 letters and digits; anything else is not looked up. */
 const TOKEN_SHAPE = /^[A-Za-z0-9]{16,64}$/;
@@ -233,17 +223,6 @@ function liveData(charge: PublicInvoice, extras: CheckoutExtras): { hash: string
   const main = renderMain(charge, extras).text;
   const hash = createHash('sha256').update(charge.status).update('\0').update(main).digest('base64url');
   return { hash, data: JSON.stringify({ version: hash, status: charge.status, label: STATUS_LABELS[charge.status], html: main }) };
-}
-
-/** No Origin (a client that is not a browser, or an old one), or this server's own. */
-function sameOrigin(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
 }
 
 function wantsJson(request: FastifyRequest): boolean {

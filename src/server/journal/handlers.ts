@@ -145,9 +145,10 @@ function nextLook(journal: JournalRecorder, companyId: number, ms: number, reque
 /** The client hung up: nobody waits for the answer. */
 const gone = (request: FastifyRequest) => request.raw.socket?.destroyed !== false;
 
-export async function listJournal(ctx: ServerContext, company: Company, request: FastifyRequest): Promise<JournalPage> {
+/** A page of the journal; `given` is the query (the request's own, or the dashboard's filters). */
+export async function listJournal(ctx: ServerContext, company: Company, request: FastifyRequest, given = request.query as Record<string, unknown>): Promise<JournalPage> {
   const journal = recorder(ctx);
-  const query = await listQuery(ctx, company, request.query as Record<string, unknown>, LIST_PARAMS);
+  const query = await listQuery(ctx, company, given, LIST_PARAMS);
   await journal.flush();
   const deadline = Date.now() + query.waitMs;
   let rows: JournalRow[] = [];

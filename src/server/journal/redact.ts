@@ -72,7 +72,9 @@ export function redactedJson(value: unknown): string {
 
 /** An answer's JSON text with secrets' values replaced (the webhook secret's own endpoint, a token). */
 export function redactSecretText(text: string): string {
-  return maskCardNumbers(text.replace(/("(?:webhook_secret|secret|token|signing_key)"\s*:\s*")(?:[^"\\]|\\.)*"/g, `$1${REDACTED}"`));
+  return maskCardNumbers(text.replace(/("(?:webhook_secret|secret|token|signing_key)"\s*:\s*")(?:[^"\\]|\\.)*"/g, `$1${REDACTED}"`)
+    // a dashboard sign-in link's one-time code
+    .replace(/([?&]code=)[A-Za-z0-9_-]+/g, `$1${REDACTED}`));
 }
 
 /** A text within the cap, or its first part marked as cut. */

@@ -1,6 +1,7 @@
 // What clearCharges() empties and resets, in SQL both engines speak: the tables of charges and of what
 // hangs off them (children first, for the foreign keys), then each company back to its first state.
-// Companies, their tokens and secrets are kept. Used by `pinvoice/testing`'s reset().
+// Companies, their tokens and secrets are kept, and so are the dashboard's sign-ins (they hang off
+// tokens, not charges). Used by `pinvoice/testing`'s reset().
 
 export const CHARGE_TABLES = [
   'delivery_attempts',

@@ -393,6 +393,35 @@ export interface JournalStore extends JournalReads {
   readonly notice?: string;
 }
 
+/** The kinds of a dashboard sign-in: a one-time link's code, or a session (a browser's cookie). */
+export type SignInKind = 'link' | 'session';
+
+export interface NewSignIn {
+  /** SHA-256 (hex) of the sign-in's secret: the secret itself is never kept */
+  hash: string;
+  kind: SignInKind;
+  company_id: number;
+  /** the token the sign-in was made with: the session reads and acts as it (its name, read_only); revoking it ends the session */
+  token_id: number;
+  /** epoch milliseconds */
+  expires_at: number;
+}
+
+/** The dashboard's sign-ins (src/server/dashboard), shared by every process on the database (a team's nodes). */
+export interface SignInStore {
+  /** keeps a sign-in; sign-ins expired before `now` (epoch ms) are removed on the way */
+  add(signIn: NewSignIn, now: number): Promise<void>;
+  /**
+   * The access a sign-in of this kind opens (the same `Access` that companies.authenticate answers:
+   * the company and its token's id, name, read_only), or undefined when there is none, it has expired
+   * (expires_at <= now) or its token is revoked. A `link` is removed as it is taken: of two concurrent
+   * takes of one link only one gets the access.
+   */
+  take(hash: string, kind: SignInKind, now: number): Promise<Access | undefined>;
+  /** forgets a sign-in (sign-out); no error when there is none */
+  remove(hash: string): Promise<void>;
+}
+
 /** Whose key it is: one key per company and operation. */
 export interface KeyScope {
   companyId: number;
@@ -420,7 +449,7 @@ export interface Writes {
   /**
    * Deletes every charge and all that hangs off it (customers, timelines, refunds, movements, events and
    * their attempts, idempotency keys), zeroes the companies' totals and clears their sandbox clocks and
-   * chaos; companies, tokens and secrets stay, and the next ids are those of a new database.
+   * chaos; companies, tokens, secrets and the dashboard's sign-ins stay, and the next ids are those of a new database.
    * `pinvoice/testing`'s reset(), with no server running on the store.
    */
   clearCharges(): Promise<void>;
@@ -528,6 +557,8 @@ export interface Store extends Reads {
   readonly keyVault?: KeyVault;
   /** the inspector's journal: what the server received and every postback attempt (src/server/journal) */
   readonly journal: JournalStore;
+  /** the dashboard's sign-ins */
+  readonly signIns: SignInStore;
   /** ok, or what is wrong with the database now: unreachable, full, damaged, being checked (faults.ts) */
   health(): StoreHealth;
   /** Calls listener when the health changes (the one before it second); returns the unsubscribe. */

@@ -16,6 +16,7 @@ import { PG_MIGRATIONS } from './migrations.js';
 import { watchEvents } from '../watch-events.js';
 import { createPgJournal, type RawTransaction } from './journal.js';
 import { createPgRepos, type Queryable } from './repos.js';
+import { createPgSignIns } from './sign-ins.js';
 
 const CHANNEL = 'pinvoice_events';
 /** any fixed number: the key of the advisory lock migrations take */
@@ -222,6 +223,7 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     keyVault: createPgKeyVault(guarded),
     ...reads,
     journal: createPgJournal(guarded, rawTransaction),
+    signIns: createPgSignIns(guarded),
     async transaction<T>(fn: (tx: Writes) => Promise<T>): Promise<T> {
       gate();
       const client = await pool.connect().catch((error: unknown) => Promise.reject(fail(error)));

@@ -242,4 +242,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE journal_entries ADD COLUMN duration_ms DOUBLE PRECISION NOT NULL DEFAULT 0;
   `,
+  // 10: the dashboard's sign-ins (SQLite's schema 12), shared by the nodes: a link made on one is taken
+  // on another, and a session lasts whichever node answers. Kept by the SHA-256 of the secret, never the
+  // secret; expires_at in epoch ms.
+  `
+  CREATE TABLE dashboard_sign_ins (
+    hash TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('link', 'session')),
+    company_id BIGINT NOT NULL REFERENCES companies(id),
+    token_id BIGINT NOT NULL REFERENCES api_tokens(id),
+    expires_at BIGINT NOT NULL
+  );
+  CREATE INDEX dashboard_sign_ins_expiry ON dashboard_sign_ins(expires_at);
+  `,
 ];

@@ -14,6 +14,7 @@ import { damagedFault, sqliteFault } from './faults.js';
 import { watchEvents } from '../watch-events.js';
 import { createRepos } from './repos.js';
 import { fileJournal, memoryJournal } from './journal-file.js';
+import { createSignIns } from './sign-ins.js';
 
 export interface SqliteStore extends Store {
   readonly engine: 'sqlite';
@@ -246,6 +247,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     db,
     ...reads,
     journal,
+    signIns: createSignIns(db, reader, enqueue, fail),
     // clearing the charges empties the journal too (its ids go on: a cursor stays one)
     transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => enqueue((tx) => fn({ ...tx, clearCharges: async () => {
       await tx.clearCharges();

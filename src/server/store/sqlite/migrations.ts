@@ -300,4 +300,17 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX invoices_pix_txid;
   CREATE INDEX invoices_pix_txid ON invoices(pix_txid) WHERE pix_txid IS NOT NULL;
   `,
+  // 12: the dashboard's sign-ins (sqlite/sign-ins.ts): a one-time link's code or a browser's session,
+  // kept by the SHA-256 of its secret (never the secret), with the token it acts as and when it ends
+  // (epoch ms; the expired are removed as new ones are added, by expiry's index).
+  `
+  CREATE TABLE dashboard_sign_ins (
+    hash TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('link', 'session')),
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    token_id INTEGER NOT NULL REFERENCES api_tokens(id),
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX dashboard_sign_ins_expiry ON dashboard_sign_ins(expires_at);
+  `,
 ];
