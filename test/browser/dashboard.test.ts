@@ -41,13 +41,15 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     const home = tempHome();
     const db = join(mkdtempSync(join(tmpdir(), 'pinvoice-dashboard-')), 'dashboard.db');
     const started = await serve(['--port', '0', '--db', db], home);
+    stopServe = () => started.stop(); // (stopped after all even if what follows fails)
     for (let waited = 0; !/dashboard\/sign-in\?code=\S+\n/.test(started.stderr()) && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     const token = /(pinv_test_[A-Za-z0-9]+)/.exec(started.stderr())?.[1] ?? '';
     const link = /(http:\/\/\S+\/dashboard\/sign-in\?code=\S+)/.exec(started.stderr())?.[1] ?? '';
     state = { serve: started, gateway: { url: started.url, token }, link, env: { ...home, PINVOICE_TOKEN: token, PINVOICE_BASE_URL: started.url }, db };
   });
+  let stopServe = async (): Promise<unknown> => undefined;
   afterAll(async () => {
-    await state?.serve.stop();
+    await stopServe();
     receiver?.close();
     await browser?.close();
   });
@@ -122,6 +124,8 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/dashboard/requests');
     await tokenNowhere(page, visited);
+    // serve's log holds the token only where its first start announced it (the token line and the login line)
+    expect(state.serve.stderr().split(state.gateway.token).length - 1).toBe(2);
     const journal = await api(state.gateway, 'GET', '/api/v2/sandbox/requests?limit=500');
     expect(journal.status).toBe(200);
     expect(JSON.stringify(journal.body)).not.toContain(state.gateway.token);
@@ -195,6 +199,10 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     await page.waitForURL('**/dashboard/company?done=advanced');
     await expect.poll(async () => (await getCharge(state.gateway, record.id)).status, LIVE).toBe('expired');
     expect((await api(state.gateway, 'GET', '/api/v2/sandbox/clock')).body.offset_seconds).toBeGreaterThanOrEqual(2 * 86_400);
+    await page.getByLabel('Set to').fill('2030-01-02T03:04:05Z');
+    await page.getByRole('button', { name: 'Set', exact: true }).click();
+    await page.waitForURL('**/dashboard/company?done=set');
+    expect(Date.parse((await api(state.gateway, 'GET', '/api/v2/sandbox/clock')).body.now)).toBeGreaterThanOrEqual(Date.parse('2030-01-02T03:04:05Z'));
     await page.getByRole('button', { name: 'Reset to real time' }).click();
     await page.waitForURL('**/dashboard/company?done=reset');
     expect((await api(state.gateway, 'GET', '/api/v2/sandbox/clock')).body.offset_seconds).toBe(0);
@@ -208,6 +216,37 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     await page.getByRole('button', { name: 'Clear chaos' }).click();
     await page.waitForURL('**/dashboard/company?done=cleared');
     expect((await api(state.gateway, 'GET', '/api/v2/sandbox/chaos')).body.active).toBe(false);
+  });
+
+  it('finds a charge by id, secureId, order number, pix code and checkout link; filters requests; shows a refusal\'s problems by pointer; resends an event', async () => {
+    const record = await createCharge(state.gateway, validPix({ external_id: 'PEDIDO-7781', postback_url: receiverUrl }));
+    const { page } = await signedIn();
+    const checkout = `${state.gateway.url}/checkout/${record.invoice.token_checkout}`;
+    for (const reference of [String(record.id), record.secureId, 'PEDIDO-7781', record.pix.qrCode, checkout]) {
+      await page.goto(`${state.gateway.url}/dashboard/charges`);
+      await page.getByLabel('Find', { exact: true }).fill(reference);
+      await page.getByRole('button', { name: 'Find', exact: true }).click();
+      await expect.poll(() => page.locator('#live-region tbody tr').allInnerTexts(), LIVE).toEqual([expect.stringContaining(record.secureId)]);
+    }
+    // a refused create: its row under the 4xx filter, its problems pointing at the body's members
+    expect((await api(state.gateway, 'POST', '/api/v2/invoices', validPix({ total_price_cents: -1 }))).status).toBe(422);
+    await page.goto(`${state.gateway.url}/dashboard/requests`);
+    await page.getByLabel('Status').selectOption('4xx');
+    await page.getByLabel('Method').selectOption('POST');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=4xx/);
+    const rows = await page.locator('#entries tr').allInnerTexts();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toMatch(/POST[\s\S]*4\d\d/);
+    await page.locator('#entries tr a').first().click();
+    expect(await page.locator('.problems').innerText()).toContain('/total_price_cents');
+    // resend: a second attempt of the event, in the API's history
+    await page.goto(`${state.gateway.url}/dashboard/charges/${record.id}`);
+    await expect.poll(() => page.locator('.event', { hasText: 'invoice.created' }).locator('tbody tr').count(), LIVE).toBe(1);
+    await page.locator('.event', { hasText: 'invoice.created' }).getByRole('link', { name: /^Resend/ }).click();
+    await page.getByRole('button', { name: 'Confirm: resend' }).click();
+    await page.waitForURL(`**/dashboard/charges/${record.id}?done=resend`);
+    await expect.poll(async () => (await api(state.gateway, 'GET', `/api/v2/invoices/${record.id}/events`)).body.data.find((e: { event: string }) => e.event === 'invoice.created').attempts.length, LIVE).toBe(2);
   });
 
   it("another company's charge is a 404, as in the API", async () => {
