@@ -15,6 +15,7 @@ import { DatabaseOpenError } from '../../server/store/port.js';
 import { packageVersion } from '../../version.js';
 import type { ServeFlags } from './index.js';
 import { fixturesLoadedLine, fixturesRefused, readFixturesFlag } from './fixtures.js';
+import { invocation } from '../../cli/invocation.js';
 import { loginLine } from './login-line.js';
 import { registerServer } from './registry.js';
 import { checkEnvToken, FLAG as WRITE_ENV, writeServerEnv } from './write-env.js';
@@ -37,7 +38,7 @@ function announceSeed(out: Output, server: RunningServer, db: string): void {
       `Its access token, shown this once:\n\n  ${token}\n\n` +
       `Store it in a CLI profile with:\n\n` +
       `  ${loginLine(token, 'local', server.url)}\n\n` +
-      (server.signInUrl ? `Its dashboard, signed in by this one-time link (for a day; later: pinvoice dashboard):\n\n  ${server.signInUrl}\n\n` : ''),
+      (server.signInUrl ? `Its dashboard, signed in by this one-time link (for a day; later: ${invocation()} dashboard):\n\n  ${server.signInUrl}\n\n` : ''),
   );
 }
 
@@ -111,7 +112,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const unregister = registerServer(db, server.url);
   out.data(`listening on ${server.url}`);
   announceSeed(out, server, db);
-  if (!server.seeded) out.message(`dashboard: ${server.url}/dashboard (sign in with \`pinvoice dashboard\` or a token)`);
+  if (!server.seeded) out.message(`dashboard: ${server.url}/dashboard (sign in with \`${invocation()} dashboard\` or a token)`);
   if (server.fixtures && flags.fixtures) out.message(fixturesLoadedLine(flags.fixtures, server.fixtures));
   const signal = await stopped;
   out.message(`${signal}: finishing requests in flight and closing the database`);
