@@ -194,7 +194,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
   app.register(async (api) => registerOperations(api, ctx, { version: options.version, authenticate, rateLimited: config.rateLimit !== false, streams }));
   registerCheckout(app, ctx, logError);
-  registerDashboard(app, ctx, streams, { secure: options.https !== undefined });
+  registerDashboard(app, ctx, streams, logError, { secure: options.https !== undefined });
   registerLocation(app, ctx, options);
   return app;
 }

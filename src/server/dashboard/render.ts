@@ -9,7 +9,7 @@ import type { ChaosRule, SandboxClock, WebhookSigning } from '../../api/sandbox.
 import type { Scenario } from '../../domain/scenarios.js';
 import { documentType, formatCnpj, formatCpf } from '../../domain/document.js';
 import { formatBRL } from '../../domain/money.js';
-import { canTransition, SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS, type SandboxAction, type Status } from '../../domain/status.js';
+import { canTransition, SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS, type SandboxAction } from '../../domain/status.js';
 import { html, type SafeHtml } from '../html.js';
 
 type Html = SafeHtml;
@@ -247,15 +247,8 @@ export interface ChargeView {
 
 /** The actions the charge's status allows now, in the CLI's order. */
 export function chargeActions(record: ChargeRecord): (SandboxAction | 'refund')[] {
-  const status: Status = record.status;
-  const actions: (SandboxAction | 'refund')[] = SANDBOX_ACTION_NAMES.filter((action) => {
-    try {
-      return canTransition(status, SANDBOX_ACTIONS[action].status);
-    } catch {
-      return false; // a status this version does not know
-    }
-  });
-  if (status === 'paid' && record.refundedAmount < record.amount) actions.push('refund');
+  const actions: (SandboxAction | 'refund')[] = SANDBOX_ACTION_NAMES.filter((action) => canTransition(record.status, SANDBOX_ACTIONS[action].status));
+  if (record.status === 'paid' && record.refundedAmount < record.amount) actions.push('refund');
   return actions;
 }
 export const ACTION_WORDS: Record<SandboxAction | 'refund', string> = { pay: 'Pay', expire: 'Expire', cancel: 'Cancel', chargeback: 'Charge back', refund: 'Refund' };

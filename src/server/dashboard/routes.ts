@@ -50,7 +50,7 @@ interface Signed {
 
 const one = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined);
 
-export function registerDashboard(app: FastifyInstance, base: ServerContext, streams: Streams, options: { secure: boolean }): void {
+export function registerDashboard(app: FastifyInstance, base: ServerContext, streams: Streams, logError: (error: unknown) => void, options: { secure: boolean }): void {
   const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSETS_DIR)) }]));
   // sessions and links run on real time, whatever the sandbox clock or a frozen --clock says
   const now = () => Date.now();
@@ -85,7 +85,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
       void sendPage(reply, messagePage('Signed out', 'Your session has ended: sign in again.'), 401);
       return undefined;
     }
-    if (!sameOrigin(request) || !csrfMatches(session.id, form.csrf)) {
+    if (!fromOwnPage(session, request)) {
       void sendPage(reply, messagePage('Refused', 'This form did not come from this dashboard (its CSRF token is missing or wrong): nothing was done.', session.viewer), 403);
       return undefined;
     }
@@ -96,6 +96,9 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
     return session;
   }
 
+  /** A form posted from one of the session's own pages: this origin, the session's CSRF token. */
+  const fromOwnPage = (session: Signed, request: FastifyRequest) => sameOrigin(request) && csrfMatches(session.id, ((request.body ?? {}) as Record<string, string>).csrf);
+
   app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -103,7 +106,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
     // a page's fault is a page (the API's are JSON): the store's, a refusal, or the unexpected
     scope.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
       const refusal = error instanceof ApiError ? error : (error as unknown) instanceof StoreFault ? storeFaultError(error as unknown as StoreFault) : undefined;
-      if (!refusal) request.log.error(error);
+      if (!refusal) logError(error);
       const status = refusal?.status ?? (typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 500);
       const message = refusal?.message ?? (status < 500 ? error.message : 'Unexpected server error; it has been logged by the server.');
       return sendPage(reply, messagePage(`Error ${status}`, message), status);
@@ -138,7 +141,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
 
     scope.post('/dashboard/sign-out', async (request, reply) => {
       const session = await signed(request);
-      if (session && (!sameOrigin(request) || !csrfMatches(session.id, ((request.body ?? {}) as Record<string, string>).csrf))) {
+      if (session && !fromOwnPage(session, request)) {
         return sendPage(reply, messagePage('Refused', 'This form did not come from this dashboard: you are still signed in.', session.viewer), 403);
       }
       if (session) await closeSession(base.store, session.id);
@@ -325,11 +328,10 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
       return sendPage(reply, await companyView(session, done && DONE_WORDS[done] ? { kind: 'ok', text: DONE_WORDS[done] } : undefined));
     });
 
-    async function companyView(session: Signed, notice?: Notice, status?: number): Promise<string> {
+    async function companyView(session: Signed, notice?: Notice): Promise<string> {
       const { ctx, access } = session;
       const company = (await base.reads.companies.get(access.company.id)) ?? access.company;
       const [chaos, signing] = await Promise.all([getChaos(ctx, company), showSigning(ctx, company)]);
-      void status;
       return companyPage(session.viewer, { name: company.fantasy_name, clock: showClock(ctx, company), chaos, signing, scenarios: SCENARIOS }, notice);
     }
 
