@@ -80,7 +80,6 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
   /** An action: a session that may write, from a page of this server, with the session's CSRF token; else refused. */
   async function writer(request: FastifyRequest, reply: FastifyReply): Promise<Signed | undefined> {
     const session = await signed(request);
-    const form = (request.body ?? {}) as Record<string, string>;
     if (!session) {
       void sendPage(reply, messagePage('Signed out', 'Your session has ended: sign in again.'), 401);
       return undefined;
