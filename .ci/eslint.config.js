@@ -7,6 +7,20 @@ const ENGINE_DRIVERS = [
   { name: 'pg', message: 'Only an engine folder talks to its driver.' },
 ];
 const ENGINE_FOLDERS = { regex: 'store/(sqlite|postgres)/', message: 'Above the port, reach storage through store/port.ts and store/index.ts, not an engine.' };
+// Imports run one way (STYLE.md): program → commands → cli → client → api, domain, base. A layer
+// never imports one above it; what two layers share goes down to the lower one.
+const NOT_PROGRAM = { regex: '(^|/)(program|main)\\.js$', message: 'Only src/main.ts loads the program; nothing below it imports program or main.' };
+const CLI_NOT_COMMANDS = { regex: '(^|/)commands/', message: 'src/cli serves the commands and never imports them: move what both need below (src/client, src/domain, src/base).' };
+const BELOW_CLI = { regex: '(^|/)(cli|commands|server|testing)/', message: 'src/client, src/api and src/domain never import the CLI, the commands, the server or pinvoice/testing.' };
+const API_DOMAIN_ONLY = { regex: '^\\.\\./(?!(api|domain)/)', message: 'src/api and src/domain import nothing of ours but each other.' };
+/**
+ * no-restricted-imports for static imports and exports, and the same patterns for `import()` (the lazy
+ * handlers' imports, which that rule does not see). esquery's regex cannot hold a slash: it is \x2F there.
+ */
+const restrict = (patterns, paths = ENGINE_DRIVERS) => ({
+  'no-restricted-imports': ['error', { paths, patterns }],
+  'no-restricted-syntax': ['error', ...patterns.map(({ regex, message }) => ({ selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\x2F')}/]`, message }))],
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'completions/**', 'bin/**'] },
@@ -34,14 +48,31 @@ export default tseslint.config(
   {
     // The store's port: above it, no engine. Storage is reached through src/server/store/port.ts (and
     // opened through store/index.ts); only an engine's own folder knows its driver and its SQL.
+    // (A later block that sets no-restricted-imports replaces this one's for its files: each repeats these.)
     files: ['src/**/*.ts'],
     ignores: ['src/server/**/*.ts', 'src/base/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: ENGINE_DRIVERS, patterns: [ENGINE_FOLDERS] }] },
   },
   {
+    files: ['src/commands/**/*.ts'],
+    rules: restrict([ENGINE_FOLDERS, NOT_PROGRAM]),
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: restrict([ENGINE_FOLDERS, NOT_PROGRAM, CLI_NOT_COMMANDS]),
+  },
+  {
+    files: ['src/client/**/*.ts'],
+    rules: restrict([ENGINE_FOLDERS, NOT_PROGRAM, BELOW_CLI]),
+  },
+  {
+    files: ['src/api/**/*.ts', 'src/domain/**/*.ts'],
+    rules: restrict([ENGINE_FOLDERS, NOT_PROGRAM, BELOW_CLI, API_DOMAIN_ONLY]),
+  },
+  {
     files: ['src/server/**/*.ts'],
     ignores: ['src/server/store/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: ENGINE_DRIVERS, patterns: [SERVER_NOT_CLI, ENGINE_FOLDERS] }] },
+    rules: restrict([SERVER_NOT_CLI, ENGINE_FOLDERS]),
   },
   {
     files: ['src/server/store/port.ts'],

@@ -1,6 +1,6 @@
 // The charge a dynamic pix code's location answers (the API Pix "cob" payload), held against the code,
 // as a payer's bank does before showing the amount: the same txid, the same amount, still open.
-// Pure: the fetching and the signature are the CLI's (src/commands/pix/location/).
+// Pure: the fetching and the signature are the client's (src/client/pix-location/).
 import type { PixFields } from './pix-decode.js';
 
 /** The one status a bank pays; the others, in the payer's words. */

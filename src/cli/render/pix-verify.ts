@@ -3,8 +3,8 @@
 // Every string from the code or the location is made safe first.
 import type { PixDecoding } from '../../domain/pix-decode.js';
 import { formatBRL } from '../../domain/money.js';
-import type { Verification } from '../../commands/pix/location/verify-location.js';
-import { STEPS } from '../../commands/pix/location/verify-location.js';
+import type { Verification } from '../../client/pix-location/verify-location.js';
+import { STEPS } from '../../client/pix-location/verify-location.js';
 import type { Palette } from './colour.js';
 import { DASH } from './format.js';
 import { safeData, safeText } from './safe-text.js';

@@ -14,7 +14,7 @@ export async function payPixCode(given: string, flags: PixPayFlags): Promise<voi
   const out = createOutput(flags);
   // the profile first: a missing login is said before anything is fetched or asked; --ca trusted by
   // the API's connection too (a `serve --tls` signs its locations and its API with the same CA)
-  const { trustedRoots } = await import('./location/trust.js');
+  const { trustedRoots } = await import('../../client/pix-location/trust.js');
   const ca = flags.ca === undefined ? undefined : (await trustedRoots(flags.ca)).pem;
   const { client, connection } = await connect(flags, { ca });
   const { code, decoded } = await readCodeArgument(given, out, 'pay');

@@ -7,7 +7,7 @@ import { createOutput, type Output } from '../../cli/output.js';
 import type { PixDecoding } from '../../domain/pix-decode.js';
 import { brokenRules, readCodeArgument } from './decode.js';
 import type { PixVerifyFlags } from './index.js';
-import { STEPS, verifyLocation, type Failure, type Verification } from './location/verify-location.js';
+import { STEPS, verifyLocation, type Failure, type Verification } from '../../client/pix-location/verify-location.js';
 
 /** Seconds each fetch (the location, its JWKS) may take, unless --timeout. */
 export const DEFAULT_TIMEOUT_S = 10;
@@ -20,7 +20,7 @@ const EXIT_OF: Readonly<Record<Failure, ExitCode>> = {
 const GRAVITY: readonly Failure[] = ['invalid-code', 'unreachable', 'unverified', 'not-payable'];
 
 export async function verifyCode(decoded: PixDecoding, flags: { ca?: string | undefined; timeout?: number | undefined; codMun?: string | undefined }): Promise<Verification> {
-  const [{ trustedRoots }, { packageVersion }] = await Promise.all([import('./location/trust.js'), import('../../version.js')]);
+  const [{ trustedRoots }, { packageVersion }] = await Promise.all([import('../../client/pix-location/trust.js'), import('../../version.js')]);
   return verifyLocation(decoded, {
     roots: await trustedRoots(flags.ca),
     timeoutMs: (flags.timeout ?? DEFAULT_TIMEOUT_S) * 1000,

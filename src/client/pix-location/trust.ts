@@ -4,8 +4,8 @@
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { rootCertificates } from 'node:tls';
-import { InputError } from '../../../base/input-error.js';
-import { pathProblem } from '../../../base/path-problem.js';
+import { InputError } from '../../base/input-error.js';
+import { pathProblem } from '../../base/path-problem.js';
 
 export interface TrustedRoots {
   /** PEM texts, for the TLS connection's `ca` */

@@ -1,7 +1,7 @@
 // One GET over https, as a payer's bank makes it: only https, the trusted roots given, no redirect
 // followed (a location answers its charge or fails), a deadline for the whole exchange, a bounded body.
 import { request } from 'node:https';
-import { spokenDuration } from '../../../base/spoken-duration.js';
+import { spokenDuration } from '../../base/spoken-duration.js';
 
 export interface Fetched {
   status: number;

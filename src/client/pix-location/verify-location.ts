@@ -3,8 +3,8 @@
 // checked, the signature, then the charge held against the code. A step whose result later steps need
 // stops the run there; the other checks all run, so one run names every fault it can see.
 import { compactVerify, decodeProtectedHeader, importJWK, type ProtectedHeaderParameters } from 'jose';
-import type { PixDecoding } from '../../../domain/pix-decode.js';
-import { checkAmount, checkStatus, checkTxid } from '../../../domain/pix-location.js';
+import type { PixDecoding } from '../../domain/pix-decode.js';
+import { checkAmount, checkStatus, checkTxid } from '../../domain/pix-location.js';
 import { chainProblem, keyProblem, leafProblem, readX5c, thumbprint } from './certificates.js';
 import { httpsGet, UnreachableError, type Fetched } from './fetch.js';
 import { recordSteps, type Marks, type Step } from './steps.js';
