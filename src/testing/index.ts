@@ -9,5 +9,5 @@ export { ApiRequestError } from '../client/errors.js';
 export type {
   ChaosControl, ChaosRequest, ChaosRule, ClockControl, CreatedInvoice, CreateInvoiceRequest, Delivery, Difference, Engine, Enterprise, EventType,
   JournalEntry, NearMiss, NextOptions, PostbackBody, Problem, RefundRequest, RequestPattern, RequestWaitOptions, Sandbox, SandboxApi, SandboxClock,
-  SandboxOptions, SandboxRequests, StartSandbox, ThreeDSRequest, Transaction, WebhookReceiver, WriteOptions,
+  SandboxFixtures, SandboxOptions, SandboxRequests, StartSandbox, ThreeDSRequest, Transaction, WebhookReceiver, WriteOptions,
 } from './types.js';

@@ -2,10 +2,11 @@
 // what the server is started with, once at start and again by reset().
 import { randomBytes } from 'node:crypto';
 import { seededBytes, seedText } from '../base/seeded-random.js';
-import type { ServerSettings } from '../server/config.js';
+import { MAX_PUBLIC_HOST, type ServerSettings } from '../server/config.js';
 import { generateToken } from '../server/seed.js';
 import { frozenClock, SEEDED_START } from '../server/seeded.js';
 import { packageVersion } from '../version.js';
+import { fixturesSource, type FixturesSource } from './fixtures.js';
 import type { SandboxOptions } from './types.js';
 
 /** What the sandbox's server is started with, and started again with by reset(). */
@@ -13,12 +14,12 @@ export interface Start {
   settings: ServerSettings;
   seed: SandboxOptions['seed'];
   clock: (() => Date) | undefined;
-  fixtures: unknown;
+  fixtures: FixturesSource | undefined;
   version: string;
 }
 
 export function checkedStart(options: SandboxOptions): Start {
-  const { seed, clock, fixtures, postbackAttempts, journal } = options;
+  const { seed, clock, fixtures, postbackAttempts, journal, publicHost } = options;
   if (seed !== undefined) {
     try {
       seedText(seed);
@@ -35,8 +36,22 @@ export function checkedStart(options: SandboxOptions): Start {
   const settings: ServerSettings = {
     ...(postbackAttempts !== undefined && { postbacks: { attempts: postbackAttempts } }),
     ...(journal !== undefined && { journal }),
+    ...(publicHost !== undefined && { publicHost: checkedPublicHost(publicHost) }),
   };
-  return { settings, seed, clock: serverClock(clock, seed), fixtures, version: packageVersion() };
+  return { settings, seed, clock: serverClock(clock, seed), fixtures: fixturesSource(fixtures), version: packageVersion() };
+}
+
+/** `serve --public-host`'s rule (src/commands/serve/index.ts): a host name or address, an optional port, short enough for a code's location. */
+function checkedPublicHost(value: unknown): string {
+  const host = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  const port = /:(\d+)$/.exec(host.replace(/^\[[^\]]+\]/, ''))?.[1];
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:\d{1,5})?$/.test(host) || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+    throw new TypeError(`startSandbox: publicHost must be a host name or address with an optional port from 1 to 65535, no scheme or path ('pix.example.test', 'pix.example.test:8443'), not ${JSON.stringify(value)}`);
+  }
+  if (host.length > MAX_PUBLIC_HOST) {
+    throw new RangeError(`startSandbox: publicHost must be at most ${MAX_PUBLIC_HOST} characters (a pix code's location, the host then /qr/v2/ and the txid, holds at most 77), not ${JSON.stringify(value)}`);
+  }
+  return host;
 }
 
 /** An instant stands still (as `serve --clock`); a seed without one stands at SEEDED_START (as `serve --seed`). */

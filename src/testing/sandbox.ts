@@ -4,11 +4,13 @@
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../server/app.js';
 import { SERVER_DEFAULTS } from '../server/config.js';
-import { loadFixtures, readFixtures } from '../server/fixtures.js';
+import { loadFixtures } from '../server/fixtures.js';
+import { LOCATION_PATH } from '../server/pix-location/paths.js';
 import { startServer } from '../server/serve.js';
 import type { Store } from '../server/store/port.js';
 import { chaosControl, clockControl, drive, sandboxApi, sandboxClient } from './api.js';
 import { openPlace, type Place } from './engine.js';
+import { checkedFixtures, namingFile } from './fixtures.js';
 import { checkedStart, companyToken, type Start } from './options.js';
 import { requestsControl } from './requests.js';
 import type { Sandbox, StartSandbox } from './types.js';
@@ -34,11 +36,11 @@ export const startSandbox: StartSandbox = async (options = {}) => {
   try {
     running = await startServer({
       host: HOST, port: 0, db: place.db, token, version: start.version, ...start.settings,
-      seed: start.seed, clock: start.clock, fixtures: start.fixtures,
+      seed: start.seed, clock: start.clock, fixtures: start.fixtures?.document,
     });
   } catch (error) {
     await place.remove();
-    throw error;
+    throw namingFile(error, start.fixtures);
   }
   const access = await running.store.companies.authenticate(token);
   if (!access) {
@@ -76,7 +78,11 @@ function sandbox(parts: Parts): Sandbox {
     await store.transaction((tx) => tx.clearCharges());
     const { settings, seed, clock, fixtures, version } = start;
     const now = clock ?? (() => new Date());
-    if (fixtures !== undefined) await loadFixtures({ store, settings, clock: now, seed }, readFixtures(fixtures, now()));
+    if (fixtures !== undefined) {
+      // the fixtures' charges name the API's location, as at start: the public host, or the sandbox's port
+      const pixLocation = `${settings.publicHost ?? new URL(url).host}${LOCATION_PATH}`;
+      await loadFixtures({ store, settings: { ...settings, pixLocation }, clock: now, seed }, checkedFixtures(fixtures, now()));
+    }
     for (const owned of receivers) owned.forget();
     app = createApp({ ...settings, store, version, seed, clock });
     await app.listen({ host: HOST, port: Number(new URL(url).port) });

@@ -14,6 +14,16 @@ export type {
 /** Where a sandbox keeps its data: 'sqlite', 'memory', or a postgres:// URL (any string, so that an environment variable fits; checked at start). */
 export type Engine = 'sqlite' | 'memory' | (string & {});
 
+/**
+ * A fixtures document, given as one of:
+ * - an object: the parsed document;
+ * - a string whose first character other than white space is `{`: the document's JSON text;
+ * - a string with a scheme (`file:///…`), or a URL: a file: URL naming its file (other schemes are refused);
+ * - any other string: the path of its file, relative to process.cwd() (`'./{name}.json'` for a name that starts with `{`).
+ * A file is read once, at start; reset() loads what was read then. `new URL('./fixtures.json', import.meta.url)` names a file beside the test.
+ */
+export type SandboxFixtures = object | string | URL;
+
 export interface SandboxOptions {
   /**
    * 'sqlite' (default): a database file in a new temporary folder, removed by close(); 'memory': SQLite's
@@ -22,8 +32,16 @@ export interface SandboxOptions {
   engine?: Engine;
   /** ids, tokens and codes drawn from this seed, the clock standing still (at 2026-01-01T12:00:00Z unless `clock` says): runs repeat */
   seed?: number | string;
-  /** a fixtures document, as `pinvoice serve --fixtures` reads it (its parsed JSON, or its text); loaded at start and by reset() */
-  fixtures?: unknown;
+  /**
+   * Companies and charges loaded at start and again by reset(), as `pinvoice serve --fixtures` loads them
+   * (schemas/fixtures.schema.json): the document's parsed JSON, its JSON text, its file's path or a file: URL (see SandboxFixtures).
+   */
+  fixtures?: SandboxFixtures;
+  /**
+   * host[:port] the pix codes' locations name, as `pinvoice serve --public-host`: `'pix.example.com'` gives production-shaped
+   * codes (`pix.example.com/qr/v2/<txid>`, no port) instead of `127.0.0.1:<port>/qr/v2/<txid>`. The sandbox still listens on 127.0.0.1.
+   */
+  publicHost?: string;
   /** the server's clock: an instant, where it stands still (moved by sandbox.clock), or a function read at every use */
   clock?: string | Date | (() => Date);
   /** deliveries of one postback, the first included (default 4: one and 3 retries) */
