@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the operation table and the zod schemas.
 import { z } from 'zod';
 import { IGNORED_FIELDS_DESCRIPTION, IGNORED_FIELDS_HEADER } from './ignored-fields.js';
+import { SERVE_HEADER, SERVE_HEADER_DESCRIPTION } from './serve-header.js';
 import { OPERATIONS, type Operation } from './operations.js';
 import * as J from './journal.js';
 import * as P from './postbacks.js';
@@ -69,13 +70,15 @@ function parameters(op: Operation): Json[] {
 
 /** On the answer to every operation that reads a JSON body: the fields it did not know and ignored. */
 const IGNORED_FIELDS_HEADERS = { [IGNORED_FIELDS_HEADER]: { description: IGNORED_FIELDS_DESCRIPTION, schema: { type: 'string' } } };
+/** On every answer but an event stream's: the server is pinvoice serve, of this version. */
+const SERVE_HEADERS = { [SERVE_HEADER]: { description: SERVE_HEADER_DESCRIPTION, schema: { type: 'string' } } };
 
 function responses(op: Operation): Json {
   const success = op.response === 'openapi'
-    ? { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) }
+    ? { description: 'The OpenAPI document.', headers: SERVE_HEADERS, content: jsonContent({ type: 'object' }) }
     : 'stream' in op && op.stream
       ? { description: 'Server-Sent Events: `event: entry`, `id: <cursor>`, `data: <the entry as JSON>`; a comment line every 15 s keeps the connection open.', content: { 'text/event-stream': { schema: refTo(op.response) } } }
-      : { description: 'Success.', ...(op.body && { headers: IGNORED_FIELDS_HEADERS }), content: jsonContent(refTo(op.response)) };
+      : { description: 'Success.', headers: { ...SERVE_HEADERS, ...(op.body && IGNORED_FIELDS_HEADERS) }, content: jsonContent(refTo(op.response)) };
   const out: Json = { 200: success };
   // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy or a
   // database away (503); one with a token can meet `serve --rate-limit` (429), one that writes a full disk (507).
@@ -85,7 +88,7 @@ function responses(op: Operation): Json {
     const retryAfter = { 'Retry-After': { description: 'seconds to wait before sending again', schema: { type: 'integer' } } };
     const headers = status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } }
       : status === 429 || status === 503 || status === 507 ? retryAfter : undefined;
-    out[status] = { description, ...(headers && { headers }), content: jsonContent(refTo(S.ErrorBody)) };
+    out[status] = { description, headers: { ...SERVE_HEADERS, ...headers }, content: jsonContent(refTo(S.ErrorBody)) };
   }
   return out;
 }

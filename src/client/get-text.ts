@@ -21,6 +21,8 @@ export interface TextResponse {
   replayed?: boolean;
   /** Pinvoice-Ignored-Fields, as sent: the request's fields the server did not know */
   ignoredFields?: string | undefined;
+  /** Pinvoice-Serve, as sent: the server is pinvoice serve, of this version (src/api/serve-header.ts) */
+  serve?: string | undefined;
   /** a redirect's Location (never followed: http.ts reports it) */
   location?: string | undefined;
 }
@@ -81,7 +83,11 @@ export async function requestText(url: string, { method, headers, body, timeoutM
           const text = new TextDecoder().decode(Buffer.concat(chunks));
           const replayed = response.headers['idempotent-replayed'] === 'true';
           const ignoredFields = response.headers['pinvoice-ignored-fields'];
-          resolve({ status, statusText: response.statusMessage ?? '', text, retryAfter: retryAfter ?? null, replayed, location: response.headers.location, ignoredFields: typeof ignoredFields === 'string' ? ignoredFields : undefined });
+          const serve = response.headers['pinvoice-serve'];
+          resolve({
+            status, statusText: response.statusMessage ?? '', text, retryAfter: retryAfter ?? null, replayed, location: response.headers.location,
+            ignoredFields: typeof ignoredFields === 'string' ? ignoredFields : undefined, serve: typeof serve === 'string' ? serve : undefined,
+          });
         });
       });
     } catch {

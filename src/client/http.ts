@@ -147,6 +147,8 @@ export interface HttpResponse {
   replayed?: boolean;
   /** Pinvoice-Ignored-Fields, as sent (pinvoice serve names the request's fields it did not know) */
   ignoredFields?: string | undefined;
+  /** Pinvoice-Serve, as sent: pinvoice serve answered (its version); a production gateway does not send it */
+  serve?: string | undefined;
 }
 
 /** The request's URL: the base URL, the operation's path under it, the query. */
@@ -197,7 +199,7 @@ export function createHttp(options: HttpOptions) {
     });
     const replayed = response.headers.get('idempotent-replayed') === 'true';
     const { status, statusText, headers: answer } = response;
-    return { status, statusText, text: response._data ?? '', retryAfter: answer.get('retry-after'), replayed, location: answer.get('location') ?? undefined, ignoredFields: answer.get('pinvoice-ignored-fields') ?? undefined };
+    return { status, statusText, text: response._data ?? '', retryAfter: answer.get('retry-after'), replayed, location: answer.get('location') ?? undefined, ignoredFields: answer.get('pinvoice-ignored-fields') ?? undefined, serve: answer.get('pinvoice-serve') ?? undefined };
   }
 
   async function once(request: HttpRequest, url: string, headers: Record<string, string>, timeoutMs: number): Promise<HttpResponse & { retryAfter: string | null }> {
@@ -210,11 +212,11 @@ export function createHttp(options: HttpOptions) {
       debug?.(`< network error after ${spokenDuration(Date.now() - started)}: ${failure.message}`);
       throw failure;
     }
-    const { status, statusText, text, retryAfter, replayed, location, ignoredFields } = answer;
+    const { status, statusText, text, retryAfter, replayed, location, ignoredFields, serve } = answer;
     debug?.(`< ${status} ${statusText} (${spokenDuration(Date.now() - started)})`);
     if (text) debug?.(`< ${redactSecretsInText(text.slice(0, DEBUG_BODY_LIMIT))}${text.length > DEBUG_BODY_LIMIT ? '…' : ''}`);
     if (REDIRECTS.has(status)) throw new RedirectError(redirectMessage(url, status, location ?? '', options.baseUrl));
-    return { status, statusText, text, url, retryAfter, replayed, ignoredFields };
+    return { status, statusText, text, url, retryAfter, replayed, ignoredFields, serve };
   }
 
   return async function send(request: HttpRequest): Promise<HttpResponse> {

@@ -6,12 +6,10 @@ import type { ChaosRequest, SigningKey } from '../api/sandbox.js';
 import type { CreateInvoiceRequest, RefundRequest, ThreeDSRequest } from '../api/schemas.js';
 import type { SandboxAction } from '../domain/status.js';
 import { ApiRequestError, RedirectError, UnexpectedResponseError } from './errors.js';
-import { openEventStream, type ServerEvent, type StreamEnd } from './event-stream.js';
+import type { ServerEvent, StreamEnd } from './event-stream.js';
 import { createHttp, logRequest, networkError, REDIRECTS, redirectMessage, requestHeaders, requestUrl, type HttpOptions, type HttpRequest, type HttpResponse } from './http.js';
 import { OPERATIONS, type OperationId } from './operations.js';
-import { readCompany } from './read/company.js';
 import { toApiError } from './read/error-body.js';
-import { readChaos, readClock, readEvent, readEvents, readScenarios, readSigning, readWebhookSecret } from './read/serve-answers.js';
 import { isWholeRecord, readIdentity, readTransaction, type TransactionView } from './read/transaction.js';
 import { isRecord, unwrapData } from './read/values.js';
 
@@ -92,6 +90,13 @@ const listingRefused = (error: unknown) =>
 /** A list's answer as the CLI prints it with --json: `{data: [...]}`'s list as sent, or anything else as it came. */
 const unwrapList = (answer: unknown) => (isRecord(answer) && Array.isArray(answer.data) ? answer.data : answer);
 
+/**
+ * The readers of Company Infos' and of `pinvoice serve`'s own answers, loaded by the operations that
+ * read them: a charge's lookup (`invoice get`, the start-up that counts) does without both.
+ */
+const companyReader = () => import('./read/company.js');
+const serveAnswers = () => import('./read/serve-answers.js');
+
 /** A new Idempotency-Key. node:crypto takes about 3 ms to load, so only the writes that need one load it. */
 const newKey = async () => (await import('node:crypto')).randomUUID();
 
@@ -129,6 +134,8 @@ export function createClient(options: ClientOptions) {
     ca: options.ca,
   };
   const send = createHttp(httpOptions);
+  /** the version a Pinvoice-Serve header named on an answer to this client: the server is pinvoice serve */
+  let serveVersion: string | undefined;
   const nameOf = (id: OperationId) => options.nameOperation?.(id) ?? OPERATIONS[id].name;
 
   /** An error status as the error it is: the gateway's words, a route only `pinvoice serve` has, or what a 404 looked up. */
@@ -145,6 +152,7 @@ export function createClient(options: ClientOptions) {
   async function call(id: OperationId, request: Omit<HttpRequest, 'path'>, params: Record<string, string | number> = {}, answer?: AnswerNotes): Promise<unknown> {
     const response = await send({ ...request, path: fillPath(OPERATIONS[id].path, params) });
     const { status, statusText, text, url, replayed, ignoredFields } = response;
+    serveVersion = response.serve ?? serveVersion;
     if (status < 200 || status > 299) throw refused(id, response, params);
     if (answer) Object.assign(answer, { replayed: replayed === true, ignoredFields });
     if (text.trim() === '') return undefined;
@@ -185,6 +193,12 @@ export function createClient(options: ClientOptions) {
   return {
     getInvoice,
     /**
+     * The server has said it is `pinvoice serve` (Pinvoice-Serve) on an answer to this client: what only
+     * serve has (a charge's postback history) is asked for only then. A production gateway never says it.
+     * (Async as every method: the CLI wraps each one as an async function, src/cli/context.ts.)
+     */
+    isPinvoiceServe: async () => serveVersion !== undefined,
+    /**
      * Charges of `pinvoice serve`'s listing (GET /api/v2/invoices without `id`): filters, `limit` and
      * `cursor`, or one of `pix_code`, `token_checkout`, `boleto_line` to find the charge they belong to.
      */
@@ -203,29 +217,29 @@ export function createClient(options: ClientOptions) {
     refund: (ref: string | number, body: RefundRequest, key?: string) => actOn('createRefund', ref, body, key),
     complete3ds: (ref: string | number, values: ThreeDSRequest, key?: string) => actOn('activate3ds', ref, values, key),
     sandbox: (ref: string | number, action: SandboxAction) => actOn(`sandbox_${action}`, ref, {}),
-    company: async () => readCompany(await plain('companyInfos')),
+    company: async () => (await companyReader()).readCompany(await plain('companyInfos')),
     async webhookSecret() {
       const raw = await plain('webhookSecret');
-      const secret = readWebhookSecret(raw);
+      const secret = (await serveAnswers()).readWebhookSecret(raw);
       if (secret === undefined) throw new UnexpectedResponseError(`${new URL(options.baseUrl).origin} answered ${nameOf('webhookSecret')} without a webhook_secret`);
       return { raw, secret };
     },
     /** The events, and the list as sent (the answer's `data`, or the answer when it is a bare list). */
     async listEvents(ref: string | number) {
       const answer = await read('listEvents', { id: ref });
-      return { raw: unwrapList(answer), events: readEvents(answer) };
+      return { raw: unwrapList(answer), events: (await serveAnswers()).readEvents(answer) };
     },
-    resendEvent: async (id: string, key?: string) => readEvent(unwrapData(await write('resendEvent', {}, key, { event_id: id }))),
-    clockShow: async () => readClock(await plain('sandboxClock')),
-    clockAdvance: async (seconds: number) => readClock(await plain('sandboxClockAdvance', 'POST', { seconds })),
-    clockSet: async (now: string) => readClock(await plain('sandboxClockSet', 'POST', { now })),
-    clockReset: async () => readClock(await plain('sandboxClockReset', 'DELETE')),
-    chaosShow: async () => readChaos(await plain('sandboxChaos')),
-    chaosSet: async (rule: ChaosRequest) => readChaos(await plain('sandboxChaosSet', 'PUT', rule)),
-    chaosClear: async () => readChaos(await plain('sandboxChaosClear', 'DELETE')),
-    signingShow: async () => readSigning(await plain('sandboxWebhookSigning')),
+    resendEvent: async (id: string, key?: string) => (await serveAnswers()).readEvent(unwrapData(await write('resendEvent', {}, key, { event_id: id }))),
+    clockShow: async () => (await serveAnswers()).readClock(await plain('sandboxClock')),
+    clockAdvance: async (seconds: number) => (await serveAnswers()).readClock(await plain('sandboxClockAdvance', 'POST', { seconds })),
+    clockSet: async (now: string) => (await serveAnswers()).readClock(await plain('sandboxClockSet', 'POST', { now })),
+    clockReset: async () => (await serveAnswers()).readClock(await plain('sandboxClockReset', 'DELETE')),
+    chaosShow: async () => (await serveAnswers()).readChaos(await plain('sandboxChaos')),
+    chaosSet: async (rule: ChaosRequest) => (await serveAnswers()).readChaos(await plain('sandboxChaosSet', 'PUT', rule)),
+    chaosClear: async () => (await serveAnswers()).readChaos(await plain('sandboxChaosClear', 'DELETE')),
+    signingShow: async () => (await serveAnswers()).readSigning(await plain('sandboxWebhookSigning')),
     /** `token`: the token this client sends becomes the key of X-Webhook-Signature */
-    signingSet: async (key: SigningKey) => readSigning(await plain('sandboxWebhookSigningSet', 'PUT', { key })),
+    signingSet: async (key: SigningKey) => (await serveAnswers()).readSigning(await plain('sandboxWebhookSigningSet', 'PUT', { key })),
     /**
      * The inspector's journal (`pinvoice serve` only): a page of entries after a cursor, as sent
      * (`{data, next_cursor, dropped}`), with the filters given; `wait` seconds (at most 10 a request here)
@@ -250,6 +264,8 @@ export function createClient(options: ClientOptions) {
         options.debug?.('< 200 OK (event stream)');
         stream.onOpen();
       };
+      // loaded only for a stream (logs tail): a lookup's start-up does without it
+      const { openEventStream } = await import('./event-stream.js');
       const answer = await openEventStream(url, { ...stream, onOpen: opened, headers, timeoutMs: httpOptions.timeoutMs, idleMs: STREAM_IDLE_MS, ca: options.ca })
         .catch((error: unknown) => {
           throw networkError(error, url, httpOptions.timeoutMs);
@@ -277,7 +293,7 @@ export function createClient(options: ClientOptions) {
     },
     async scenarios() {
       const answer = await plain('sandboxScenarios');
-      return { raw: unwrapList(answer), list: readScenarios(answer) };
+      return { raw: unwrapList(answer), list: (await serveAnswers()).readScenarios(answer) };
     },
     /**
      * The create's answer, read: production answers `{data: {invoice_id, qr_code_pix, status}}` and

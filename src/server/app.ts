@@ -2,6 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { IGNORED_FIELDS_HEADER } from '../api/ignored-fields.js';
+import { SERVE_HEADER } from '../api/serve-header.js';
 import { ignoredFieldsHeader } from '../api/unknown-fields.js';
 import { OPERATIONS, routerPath, type Operation } from '../api/operations.js';
 import { CreateInvoiceResponse, Transaction } from '../api/schemas.js';
@@ -67,8 +68,9 @@ export interface AppOptions extends ServerSettings {
   https?: { key: string; cert: string };
 }
 
-function send(reply: FastifyReply, error: ApiError) {
-  return reply.code(error.status).headers(error.headers).send(error.body());
+/** An error's answer, naming the server as every answer of the API does (Pinvoice-Serve). */
+function send(reply: FastifyReply, error: ApiError, version: string) {
+  return reply.code(error.status).header(SERVE_HEADER, version).headers(error.headers).send(error.body());
 }
 
 /**
@@ -150,7 +152,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     clientErrorHandler: clientErrorHandler(limits),
-    frameworkErrors: (error, _request, reply) => send(reply, frameworkError(error, limits) ?? new ApiError(400, 'bad_request', error.message)),
+    frameworkErrors: (error, _request, reply) => send(reply, frameworkError(error, limits) ?? new ApiError(400, 'bad_request', error.message), options.version),
   });
   app.removeContentTypeParser('text/plain');
   installBodyRules(app, limits);
@@ -165,7 +167,7 @@ export function createApp(options: AppOptions): FastifyInstance {
       return new ApiError(500, 'internal', 'Unexpected server error; it has been logged by the server.');
     };
     const refusal = answer();
-    send(reply, refusal);
+    send(reply, refusal, options.version);
     journalRequest(journal, ctx, request, { status: refusal.status, body: refusal.body() }, refusal);
     return reply;
   });
@@ -177,7 +179,7 @@ export function createApp(options: AppOptions): FastifyInstance {
       request.startedAt ??= performance.now();
       request.access = await authenticate(request).catch(() => undefined);
     }
-    send(reply, missing);
+    send(reply, missing, options.version);
     journalRequest(journal, ctx, request, { status: 404, body: missing.body() }, missing, true);
     return reply;
   });
@@ -307,6 +309,7 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, { version,
             (tx) => handler({ ctx: own({ ...ctx, transaction: (fn) => fn(tx), reads: tx }), request, reply, company, version, streams }))
           : await handler({ ctx: own(ctx), request, reply, company, version, streams });
         if (answer.hijacked) return reply;
+        reply.header(SERVE_HEADER, version);
         if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
         // accepted with fields it does not know (as production, never a 422): they are named, not lost silently
         const ignored = 'body' in op && op.body ? ignoredFieldsHeader(op.body, request.body) : undefined;

@@ -73,7 +73,8 @@ beforeAll(async () => {
   await hostileRecords();
   standIn = createServer((request, response) => {
     const body = answers.get(`${request.method} ${request.url}`);
-    response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
+    // it stands in for a pinvoice serve (it has the postback history), so it says so as serve does
+    response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json', 'pinvoice-serve': '0.1.0' });
     response.end(JSON.stringify(body ?? { error: 'not_found', message: `no ${request.url}` }));
   });
   await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));

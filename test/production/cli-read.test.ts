@@ -73,6 +73,19 @@ describe('a charge as production writes it', () => {
     }
   });
 
+  it('invoice get asks production for the record only: no /events (postback history is pinvoice serve\'s), by id or secureId', async () => {
+    const record = gateway.addRecord();
+    const events = /^\/api\/v2\/invoices\/[^/]+\/events$/;
+    const before = gateway.countRequests(events);
+    for (const ref of [String(record.id), record.secureId as string]) {
+      const result = await cli(['invoice', 'get', ref]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toContain('Postbacks');
+    }
+    expect(gateway.countRequests(events) - before).toBe(0);
+    expect(gateway.countRequests(new RegExp(`^/api/v2/invoices/(${record.id}|${record.secureId})$`))).toBeGreaterThanOrEqual(2);
+  });
+
   it('--json keeps every field production sent, six-digit fractions intact', async () => {
     const record = gateway.addRecord({ paymentMethod: 'boleto' });
     const result = await cli(['invoice', 'get', String(record.id), '--json']);

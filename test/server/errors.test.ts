@@ -29,6 +29,22 @@ describe('401 unauthorized', () => {
   });
 });
 
+describe('Pinvoice-Serve', () => {
+  it('names the server on every answer of the API, errors included (the CLI asks serve-only resources of it alone)', async () => {
+    const created = await request(server, 'POST', '/api/v2/invoices', { body: validPix() });
+    const answers = [
+      created,
+      await request(server, 'GET', `/api/v2/invoices/${created.body.data.id}`),
+      await request(server, 'GET', '/api/v2/invoices/999999'),
+      await request(server, 'GET', '/api/v2/company', { token: 'pinv_test_not_a_real_token' }),
+      await request(server, 'POST', '/api/v2/invoices', { raw: '{oops', headers: { 'content-type': 'application/json' } }),
+    ];
+    expect(answers.map((reply) => reply.status)).toEqual([200, 200, 404, 401, 400]);
+    // (the test server's version is "test")
+    for (const reply of answers) expect(reply.headers.get('pinvoice-serve')).toBe('test');
+  });
+});
+
 describe('400, 413, 415', () => {
   it.each([
     ['malformed JSON', '{"method": "pix",'],

@@ -35,6 +35,8 @@ export interface ProductionGateway {
   token: string;
   /** every request received, in order (canned answers included) */
   requests: Recorded[];
+  /** how many requests had a path (without the query) matching this, by any method */
+  countRequests(path: RegExp): number;
   /** stores a record (Search Transaction's shape) and returns it; overrides are deep-merged over the default */
   addRecord(overrides?: Record<string, unknown>): Record<string, any>;
   /** the stored record by integer id, to mutate between polls */
@@ -411,6 +413,7 @@ export async function startProductionGateway(options: { token?: string; tls?: { 
     url: `${options.tls ? 'https' : 'http'}://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`,
     token,
     requests: [],
+    countRequests: (path) => gateway.requests.filter((request) => path.test(new URL(request.url, 'http://gateway').pathname)).length,
     createAnswer: 'minimal',
     addRecord: (overrides = {}) => store(overrides),
     record: (id) => records.get(id),
