@@ -28,6 +28,7 @@ export const EXIT_CODE_HELP = `Exit codes:
        does not answer within --db-timeout)
   2    usage or validation error (a flag, an argument, a payload field, text that is not UTF-8;
        login over another company's token without --force; an empty --batch;
+       invoice refund without a terminal to confirm on and without --yes: nothing is sent;
        serve: a --fixtures file that is not valid, --seed on a database holding charges,
        a --write-env path in a missing folder)
   3    authentication failed (missing or rejected token)

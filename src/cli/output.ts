@@ -1,7 +1,7 @@
 // stdout carries data, stderr carries messages; colour follows the TTY, NO_COLOR and --no-color.
 // Both pass safeOutput last: renderers already made their data safe, and this catches any text that
 // carries data some other way (a message naming a URL), so no control character reaches a terminal raw.
-import { createPalette, shouldUseColour } from './render/colour.js';
+import { chooseQrTheme, createPalette, shouldUseColour, type QrTheme } from './render/colour.js';
 import { safeJson, safeOutput, safeText } from './render/safe-text.js';
 import { isTimeZone, useTimeZone, DEFAULT_TIME_ZONE } from './render/time.js';
 import { usageError } from './errors.js';
@@ -11,11 +11,16 @@ export interface Output {
   colour: boolean;
   palette: ReturnType<typeof createPalette>;
   stdoutIsTTY: boolean;
+  /**
+   * How a QR is drawn: in colours of its own unless colour is refused (--no-color, NO_COLOR, TERM=dumb;
+   * a pipe alone does not refuse it, so `--qr > file` keeps a QR any theme shows), else in the
+   * terminal's own colours for its theme. Throws a usage error for a PINVOICE_QR_THEME it cannot read.
+   */
+  qrStyle(): { colour: boolean; theme: QrTheme };
   data(text: string): void;
   /**
-   * A picture in colours of its own (the terminal QR) on stdout: its colour codes are part of it, so they
-   * pass even when colour is off; any other control is escaped as ever. Only for what a renderer drew,
-   * never for data.
+   * A picture (the terminal QR, or a receipt beside it) on stdout: its colour codes are part of it, so
+   * they pass; any other control is escaped as ever. Only for what a renderer drew, never for data.
    */
   drawing(text: string): void;
   jsonData(value: unknown): void;
@@ -37,7 +42,7 @@ function chooseTimeZone(utc: boolean | undefined, env: NodeJS.ProcessEnv): strin
   return isTimeZone(named) ? named : usageError(`TZ "${named}" is not a time zone Node knows: use a name such as America/Sao_Paulo or UTC, or --utc`);
 }
 
-export function createOutput(flags: { json?: boolean; color?: boolean; utc?: boolean }, env = process.env): Output {
+export function createOutput(flags: { json?: boolean; color?: boolean; utc?: boolean; qrTheme?: string }, env = process.env): Output {
   useTimeZone(chooseTimeZone(flags.utc, env));
   const stdoutIsTTY = process.stdout.isTTY === true;
   const colour = !flags.json && shouldUseColour({ isTTY: stdoutIsTTY, env, flag: flags.color });
@@ -47,6 +52,11 @@ export function createOutput(flags: { json?: boolean; color?: boolean; utc?: boo
     colour,
     palette: createPalette(colour),
     stdoutIsTTY,
+    qrStyle() {
+      const theme = chooseQrTheme(flags.qrTheme, env);
+      if (theme instanceof Error) throw usageError(`${theme.message}: use dark or light (or --qr-theme)`);
+      return { colour: shouldUseColour({ isTTY: true, env, flag: flags.color }), theme };
+    },
     data: (text) => void process.stdout.write(ensureNewline(text)),
     drawing: (text) => void process.stdout.write(safeOutput(text.endsWith('\n') ? text : `${text}\n`, true)),
     jsonData: (value) => void process.stdout.write(`${safeJson(JSON.stringify(value, null, 2))}\n`),

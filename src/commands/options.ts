@@ -105,6 +105,14 @@ export function withTokenFile<Args extends unknown[], Opts extends OptionValues>
 }
 
 /** --yes: an irreversible action goes ahead without asking (it asks only on a terminal anyway). */
-export function withYes<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
-  return command.option('-y, --yes', 'do not ask for confirmation (asked only on a terminal; scripts are never asked)');
+export function withYes<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>, description = 'do not ask for confirmation (asked only on a terminal; scripts are never asked)') {
+  return command.option('-y, --yes', description);
+}
+
+/** --qr, --no-qr and --qr-theme: a command that may draw a charge's pix QR on the terminal. */
+export function withQr<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>, when: string) {
+  return command
+    .option('--qr', `draw the pix QR code (default: ${when})`)
+    .option('--no-qr', 'never draw the QR code')
+    .addOption(new Option('--qr-theme <theme>', "without colour (NO_COLOR, --no-color, TERM=dumb), the QR in the terminal's own colours: dark (light text on a dark background) or light (default: $PINVOICE_QR_THEME, else from $COLORFGBG, else dark)").choices(['dark', 'light'] as const));
 }

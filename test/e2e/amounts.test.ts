@@ -79,14 +79,14 @@ describe('invoice refund --amount', () => {
     const id = String(JSON.parse(created.stdout).id);
     expect((await cli(['sandbox', 'pay', id])).code).toBe(0);
 
-    const ambiguous = await cli(['invoice', 'refund', id, '--amount', '1,234']);
+    const ambiguous = await cli(['invoice', 'refund', id, '--amount', '1,234', '--yes']);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toMatch(/^pinvoice: --amount: "1,234" is ambiguous: .*; write 1,23 or 1\.234,00$/m);
-    const capped = await cli(['invoice', 'refund', id, '--amount', '2.000.000,00']);
+    const capped = await cli(['invoice', 'refund', id, '--amount', '2.000.000,00', '--yes']);
     expect(capped.code).toBe(2);
     expect(capped.stderr).toMatch(/^pinvoice: --amount: at most R\$ 1\.000\.000,00, not R\$ 2\.000\.000,00$/m);
 
-    const refunded = await cli(['invoice', 'refund', id, '--amount', '5,00', '--json']);
+    const refunded = await cli(['invoice', 'refund', id, '--amount', '5,00', '--yes', '--json']);
     expect(refunded.code, refunded.stderr).toBe(0);
     // Nothing was refunded by the refused attempts: only the R$ 5,00.
     expect(JSON.parse(refunded.stdout)).toMatchObject({ status: 'paid', refundedAmount: 500 });

@@ -21,10 +21,10 @@ type Steps = [pattern: string, typed: string][];
 interface Driven { code: number; failure: string | null; transcript: string }
 
 /** Runs `argv` on a pseudo-terminal (test/support/pty-drive.py), answering each prompt as it appears. */
-function drive(argv: string[], steps: Steps, extraEnv: Record<string, string> = {}): Driven {
+function drive(argv: string[], steps: Steps, extraEnv: Record<string, string> = {}, size?: [number, number]): Driven {
   const home = tempHome();
   const env = { PATH: process.env.PATH ?? '', HOME: home.HOME ?? '', TERM: 'xterm', NO_COLOR: '1', PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url, PINVOICE_CONFIG_DIR: join(home.HOME ?? '', 'cfg'), ...extraEnv };
-  const result = spawnSync('python3', [DRIVER], { input: JSON.stringify({ argv, env, steps, timeout: 15 }), encoding: 'utf8' });
+  const result = spawnSync('python3', [DRIVER], { input: JSON.stringify({ argv, env, steps, timeout: 15, size }), encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`pty driver failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Driven;
 }
@@ -46,7 +46,7 @@ async function chargeCount(): Promise<number> {
   return ((await answer.json()) as { data: unknown[] }).data.length;
 }
 /** The id in the closing line `Created pix charge 12 (INV-…) …`. */
-const createdId = (text: string) => /Created \w+ charge (\d+) /.exec(text)?.[1] ?? '';
+const createdId = (text: string) => /Created \w+ charge (\d+)\b/.exec(text)?.[1] ?? '';
 const lastLines = (text: string, n: number) => text.trimEnd().split('\n').slice(-n);
 
 const PIX_PAYER: Steps = [
@@ -215,16 +215,20 @@ describe('the closing line after a create (stderr, last)', () => {
     expect(result.stderr).not.toMatch(/Created|Next:/);
   });
 
-  it('on a terminal: after the record, just above the pix code and the QR, which end the output and stay on screen', () => {
-    const driven = drive(pinvoice('invoice', 'create', '--method', 'pix', '--amount', '25,00', ...PAYER_FLAGS), []);
+  it('on a terminal: a receipt, no record: the pix code, the QR, then what was created and the next step, last', () => {
+    const driven = drive(pinvoice('invoice', 'create', '--method', 'pix', '--amount', '25,00', ...PAYER_FLAGS), [], {}, [120, 50]);
     expect(driven.code).toBe(0);
     const id = createdId(driven.transcript);
     const lines = driven.transcript.trimEnd().split('\n');
-    const created = lines.findIndex((line) => /^Created pix charge \d+ \(INV-[\d-]+\) R\$ 25,00 — pending$/.test(line));
-    expect(lines[created + 1]).toBe(`Next: pinvoice invoice open ${id}  (the payer's page)  ·  pinvoice invoice get ${id} --watch`);
-    expect(created).toBeGreaterThan(lines.findIndex((line) => /secure id/.test(line)));
-    expect(lines.slice(created).join('\n')).toMatch(/^000201/m);
-    expect(lines.at(-1)).toMatch(/[▀▄█]/);
+    expect(lines.slice(-5)).toEqual([
+      expect.stringMatching(/^Created pix charge \d+ \(INV-[\d-]+\) R\$ 25,00 — pending$/),
+      expect.stringMatching(/^expires \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [-+]\d\d:\d\d \(in (1 h|59 min)\)$/),
+      'Next:',
+      `  pinvoice invoice open ${id}   # the payer's page`,
+      `  pinvoice invoice get ${id} --watch`,
+    ]);
+    expect(lines.findIndex((line) => line.startsWith('000201'))).toBeLessThan(lines.findIndex((line) => /[▀▄█]/.test(line)));
+    expect(driven.transcript).not.toMatch(/secure id|Payer/);
   });
 });
 

@@ -7,7 +7,7 @@ import { BIN, serve, tempHome, type ServeProcess } from '../support/cli.js';
 const TOKEN = 'pinv_test_interactive_token_0123';
 const DRIVER = new URL('../support/pty-drive.py', import.meta.url).pathname;
 /**
- * A line of the terminal QR as the driver's transcript has it (colour codes stripped): upper half blocks
+ * A line of the terminal QR as the driver's transcript has it (colour is on; its codes stripped): upper half blocks
  * and spaces, as wide as the QR (its version depends on the code, whose location names the server's host
  * and port); its first and last lines, quiet zone only, are blank. Reading the QR back is
  * terminal-qr.test.ts's, on tmux, with its colours.
@@ -29,8 +29,9 @@ afterAll(() => server.stop());
 
 function drive(args: string[], steps: [string, string][]) {
   const home = tempHome();
-  const env = { PATH: process.env.PATH ?? '', HOME: home.HOME ?? '', TERM: 'xterm', NO_COLOR: '1', PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url, PINVOICE_CONFIG_DIR: join(home.HOME ?? '', 'cfg') };
-  const result = spawnSync('python3', [DRIVER], { input: JSON.stringify({ argv: [process.execPath, BIN, ...args], env, steps, timeout: 15 }), encoding: 'utf8' });
+  const env = { PATH: process.env.PATH ?? '', HOME: home.HOME ?? '', TERM: 'xterm', PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url, PINVOICE_CONFIG_DIR: join(home.HOME ?? '', 'cfg') };
+  // a terminal tall enough for the create receipt to stack: its QR lines then hold nothing else
+  const result = spawnSync('python3', [DRIVER], { input: JSON.stringify({ argv: [process.execPath, BIN, ...args], env, steps, timeout: 15, size: [120, 50] }), encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`pty driver failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as { code: number; failure: string | null; transcript: string };
 }
@@ -38,7 +39,7 @@ function drive(args: string[], steps: [string, string][]) {
 /** The same driver, run in the background, so that the test can act while the program waits. */
 function driveInBackground(args: string[]): Promise<{ code: number; failure: string | null; transcript: string }> {
   const home = tempHome();
-  const env = { PATH: process.env.PATH ?? '', HOME: home.HOME ?? '', TERM: 'xterm', NO_COLOR: '1', PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url, PINVOICE_CONFIG_DIR: join(home.HOME ?? '', 'cfg') };
+  const env = { PATH: process.env.PATH ?? '', HOME: home.HOME ?? '', TERM: 'xterm', PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url, PINVOICE_CONFIG_DIR: join(home.HOME ?? '', 'cfg') };
   const child = spawn('python3', [DRIVER], { stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));

@@ -31,13 +31,13 @@ describe('the lifecycle from the command line', () => {
     const paid = await cli(['sandbox', 'pay', String(created.id), '--json']);
     expect(paid.code, paid.stderr).toBe(0);
     expect(json(paid.stdout).status).toBe('paid');
-    const partial = json((await cli(['invoice', 'refund', String(created.id), '--amount', '5,00', '--reason', 'item returned', '--json'])).stdout);
+    const partial = json((await cli(['invoice', 'refund', String(created.id), '--amount', '5,00', '--reason', 'item returned', '--yes', '--json'])).stdout);
     expect(partial).toMatchObject({ status: 'paid', refundedAmount: 500 });
     const shown = await cli(['invoice', 'get', created.secureId]);
     for (const text of ['Refunds', 'item returned', 'R$ 5,00', 'Financial movements', 'payment', 'fee', 'refund']) expect(shown.stdout).toContain(text);
-    const rest = json((await cli(['invoice', 'refund', String(created.id), '--json'])).stdout);
+    const rest = json((await cli(['invoice', 'refund', String(created.id), '--yes', '--json'])).stdout);
     expect(rest).toMatchObject({ status: 'refunded', refundedAmount: 1990 });
-    const again = await cli(['invoice', 'refund', String(created.id)]);
+    const again = await cli(['invoice', 'refund', String(created.id), '--yes']);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/invalid_state/);
   });

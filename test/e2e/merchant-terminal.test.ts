@@ -66,7 +66,7 @@ describe('irreversible actions ask on a terminal, --yes skips, scripts are never
     expect(json((await cli(['invoice', 'get', String(tx.id), '--json'])).stdout)).toMatchObject({ status: 'paid', refundedAmount: 500 });
   });
 
-  it('--yes refunds on a terminal without a question; without a terminal nothing is asked', async () => {
+  it('--yes refunds on a terminal without a question; without a terminal a refund needs --yes (exit 2, nothing sent)', async () => {
     const one = await paidPix();
     const yes = onTerminal(['invoice', 'refund', String(one.id), '--yes'], []);
     expect(yes.code).toBe(0);
@@ -74,8 +74,12 @@ describe('irreversible actions ask on a terminal, --yes skips, scripts are never
     expect(await status(one.id)).toBe('refunded');
     const two = await paidPix();
     const script = await cli(['invoice', 'refund', String(two.id)]);
-    expect(script.code, script.stderr).toBe(0);
+    expect(script.code).toBe(2);
+    expect(script.stderr).toMatch(/needs --yes/);
     expect(script.stderr).not.toMatch(/cannot be undone/);
+    expect(await status(two.id)).toBe('paid');
+    const yesScript = await cli(['invoice', 'refund', String(two.id), '--yes']);
+    expect(yesScript.code, yesScript.stderr).toBe(0);
     expect(await status(two.id)).toBe('refunded');
   });
 

@@ -27,9 +27,9 @@ afterAll(() => server.stop());
 
 const cli = (args: string[]) => run(args, { env });
 
-/** A terminal of `columns`×`rows` running the command; colour is off (NO_COLOR), which the QR's own colours ignore. */
+/** A terminal of `columns`×`rows` running the command, with colour: the QR in colours of its own, read on any theme. */
 function terminal(args: string[], columns: number, rows: number): TerminalRun {
-  const started = onTmux(args, { columns, rows, env: { ...env, NO_COLOR: '1' } });
+  const started = onTmux(args, { columns, rows, env: { ...env, NO_COLOR: '' } });
   terminals.push(started);
   return started;
 }
@@ -107,12 +107,20 @@ describe('a pix code that can no longer be paid', () => {
 });
 
 describe('--qr off a terminal', () => {
-  it('draws the QR with its own colours even with colour off, so the file scans when shown with cat', async () => {
+  it('draws the QR with its own colours, so the file scans when shown with cat on any theme; the record around it has none', async () => {
     const tx = await createPix();
-    const shown = await cli(['invoice', 'get', String(tx.id), '--qr']);
+    const shown = await run(['invoice', 'get', String(tx.id), '--qr'], { env: { ...env, NO_COLOR: '' } });
     expect(shown.stdout).toContain('\u001b[48;5;231m');
     for (const theme of THEMES) expect(decodeTerminalQr(shown.stdout.slice(shown.stdout.indexOf(`${tx.pix.qrCode}\n`) + tx.pix.qrCode.length + 1), theme)).toBe(tx.pix.qrCode);
-    // only the QR's colours pass: the record around it has none
     expect(shown.stdout.indexOf('\u001b')).toBeGreaterThan(shown.stdout.indexOf(tx.pix.qrCode));
+  });
+
+  it('with NO_COLOR, not one escape: the QR in the terminal\'s own colours, for the theme --qr-theme names', async () => {
+    const tx = await createPix();
+    for (const [flag, theme] of [['dark', THEMES[0]], ['light', THEMES[1]]] as const) {
+      const shown = await cli(['invoice', 'get', String(tx.id), '--qr', '--qr-theme', flag]);
+      expect(shown.stdout).not.toContain('\u001b');
+      expect(decodeTerminalQr(shown.stdout.slice(shown.stdout.indexOf(`${tx.pix.qrCode}\n`) + tx.pix.qrCode.length + 1), theme)).toBe(tx.pix.qrCode);
+    }
   });
 });

@@ -61,7 +61,7 @@ describe('a payload error names the flag that caused it, amounts in reais', () =
   it('the server’s refund cap (a 422 in cents) is said as --amount against what is left, in reais', async () => {
     const id = await created('100');
     expect((await cli(['sandbox', 'pay', id])).code).toBe(0);
-    saysOnly(await cli(['invoice', 'refund', id, '--amount', '200']), '--amount: R$ 200,00 is more than what is left to refund, R$ 100,00', 2);
+    saysOnly(await cli(['invoice', 'refund', id, '--amount', '200', '--yes']), '--amount: R$ 200,00 is more than what is left to refund, R$ 100,00', 2);
     // the server itself keeps answering in API terms
     const answer = await fetch(`${server.url}/api/v2/invoices/${id}/refund`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"amount_cents": 20000}' });
     expect(answer.status).toBe(422);

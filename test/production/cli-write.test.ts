@@ -35,6 +35,8 @@ describe('creating a charge on production', () => {
     const secureId = row(result.stdout, 'secure id')!;
     expect(secureId).toMatch(/^INV-/);
     expect(lines.slice(1)).toContain(`GET /api/v2/invoices/${secureId}`);
+    // the postback history is pinvoice serve's: production, which has no /events, is not asked for it
+    expect(lines.filter((line) => line.endsWith('/events'))).toEqual([]);
     expect(row(section(result.stdout, 'Payer'), 'name')).toBe('Fulano de Tal');
     expect(row(result.stdout, 'amount')).toBe('R$ 19,90');
     expect(result.stdout).toContain(ref(secureId)!.pix.qrCode);
@@ -153,9 +155,19 @@ describe('creating a charge on production', () => {
 });
 
 describe('acting on a charge on production', () => {
+  it('a refund from a script without --yes is refused before anything is sent (exit 2, naming --yes)', async () => {
+    const { id } = gateway.addRecord({ status: 'paid' });
+    const from = gateway.requests.length;
+    const result = await cli(['invoice', 'refund', String(id)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/needs --yes .*nothing was sent/);
+    expect(gateway.requests.slice(from)).toEqual([]);
+    expect(gateway.record(id)!.status).toBe('paid');
+  });
+
   it('refunding a paid charge shows it refunded', async () => {
     const { id } = gateway.addRecord({ status: 'paid' });
-    const result = await cli(['invoice', 'refund', String(id)]);
+    const result = await cli(['invoice', 'refund', String(id), '--yes']);
     expect(result.code, result.stderr).toBe(0);
     tolerated(result);
     expect(row(result.stdout, 'status')).toBe('refunded');
@@ -166,7 +178,7 @@ describe('acting on a charge on production', () => {
   it('a partial refund with --amount 5,00 leaves the charge paid, R$ 5,00 refunded', async () => {
     const { id } = gateway.addRecord({ status: 'paid' });
     const from = gateway.requests.length;
-    const result = await cli(['invoice', 'refund', String(id), '--amount', '5,00']);
+    const result = await cli(['invoice', 'refund', String(id), '--amount', '5,00', '--yes']);
     expect(result.code, result.stderr).toBe(0);
     tolerated(result);
     expect(row(result.stdout, 'status')).toBe('paid');

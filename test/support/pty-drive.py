@@ -1,9 +1,11 @@
 """Runs a command in a pseudo-terminal and answers its prompts, as a person at a terminal would.
 
-Reads JSON on stdin: {"argv": [...], "env": {...}, "steps": [[regex, text to type], ...], "timeout": seconds}.
-Prints JSON: {"code": exit status (128 + signal when killed), "transcript": everything shown, ANSI removed}.
+Reads JSON on stdin: {"argv": [...], "env": {...}, "steps": [[regex, text to type], ...], "timeout": seconds,
+"size": [columns, rows] (optional: the terminal's size, else the pty's default)}.
+Prints JSON: {"code": exit status (128 + signal when killed), "transcript": everything shown, ANSI removed,
+"escapes": how many ESC bytes the program wrote}.
 """
-import json, os, pty, re, select, sys, time
+import fcntl, json, os, pty, re, select, struct, sys, termios, time
 
 ANSI = re.compile(rb'\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\x1b[=>78]|\r')
 
@@ -12,6 +14,9 @@ def main():
     spec = json.load(sys.stdin)
     pid, fd = pty.fork()
     if pid == 0:
+        if spec.get('size'):
+            columns, rows = spec['size']
+            fcntl.ioctl(sys.stdout.fileno(), termios.TIOCSWINSZ, struct.pack('HHHH', rows, columns, 0, 0))
         os.execvpe(spec['argv'][0], spec['argv'], spec['env'])
     timeout = spec.get('timeout', 20)
     seen = b''
@@ -61,7 +66,7 @@ def main():
         pass
     code = os.waitstatus_to_exitcode(status)
     print(json.dumps({'code': code if code >= 0 else 128 - code, 'failure': failure,
-                      'transcript': ANSI.sub(b'', seen).decode('utf-8', 'replace')}))
+                      'transcript': ANSI.sub(b'', seen).decode('utf-8', 'replace'), 'escapes': seen.count(b'\x1b')}))
 
 
 main()

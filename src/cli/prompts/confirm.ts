@@ -5,6 +5,7 @@ import { CancelledError, inquirerPrompter } from './prompter.js';
 export interface ConfirmFlags {
   yes?: boolean | undefined;
   input?: boolean | undefined;
+  color?: boolean | undefined;
 }
 
 /** Whether a person can answer here: stdin and stderr (where prompts are drawn) are both terminals. */
@@ -18,6 +19,6 @@ export function canAsk(flags: ConfirmFlags = {}): boolean {
  */
 export async function confirmAction(question: string, flags: ConfirmFlags): Promise<void> {
   if (flags.yes === true || !canAsk(flags)) return;
-  const prompter = await inquirerPrompter();
+  const prompter = await inquirerPrompter(flags);
   if (!(await prompter.confirm({ message: question, default: false }))) throw new CancelledError('nothing was changed');
 }

@@ -36,13 +36,30 @@ async function cancellable<T>(answer: Promise<T>): Promise<T> {
  * Prompts are drawn on stderr, never stdout: stdout carries data only, so `invoice create --json > out.json`
  * or `login > log` on a terminal asks its questions on screen and the file holds only what was asked for.
  */
-export async function inquirerPrompter(): Promise<Prompter> {
+export async function inquirerPrompter(flags: { color?: boolean | undefined } = {}): Promise<Prompter> {
   const inquirer = await import('@inquirer/prompts');
   const context = { output: process.stderr };
+  // inquirer reads NO_COLOR and TERM=dumb itself, not our --no-color: then it paints nothing either (it
+  // still moves the cursor, as any interactive prompt must)
+  const theme = flags.color === false ? { theme: PLAIN_THEME } : {};
   return {
-    input: (o) => cancellable(inquirer.input(o, context)),
-    select: (o) => cancellable(inquirer.select(o, context)),
-    confirm: (o) => cancellable(inquirer.confirm(o, context)),
-    password: (o) => cancellable(inquirer.password(o, context)),
+    input: (o) => cancellable(inquirer.input({ ...o, ...theme }, context)),
+    select: (o) => cancellable(inquirer.select({ ...o, ...theme }, context)),
+    confirm: (o) => cancellable(inquirer.confirm({ ...o, ...theme }, context)),
+    password: (o) => cancellable(inquirer.password({ ...o, ...theme }, context)),
   };
 }
+
+const plain = (text: string) => text;
+const PLAIN_THEME = {
+  prefix: { idle: '?', done: '✔' },
+  spinner: { interval: 80, frames: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] },
+  style: {
+    answer: plain, message: plain, help: plain, highlight: plain, description: plain,
+    error: (text: string) => `> ${text}`,
+    defaultAnswer: (text: string) => `(${text})`,
+    key: (text: string) => `<${text}>`,
+    disabled: (text: string) => `- ${text}`,
+    keysHelpTip: (keys: [string, string][]) => keys.map(([key, action]) => `${key} ${action}`).join(' • '),
+  },
+};

@@ -92,3 +92,30 @@ export function shouldUseColour({ isTTY, env, flag }: ColourContext): boolean {
   if (env.TERM === 'dumb') return false;
   return isTTY === true;
 }
+
+export type QrTheme = 'dark' | 'light';
+
+/**
+ * COLORFGBG ("15;0", "0;15", "15;default;0"), which rxvt, Konsole and iTerm2 set: its last field is the
+ * background's colour number. 0–6 and 8 are the dark ones of the 16 (as vim reads it); anything else
+ * that is a number is light. Absent or unreadable: undefined.
+ */
+export function themeFromColorFgBg(value: string | undefined): QrTheme | undefined {
+  const background = value?.split(';').at(-1)?.trim() ?? '';
+  if (!/^\d+$/.test(background)) return undefined;
+  const n = Number(background);
+  return n <= 6 || n === 8 ? 'dark' : 'light';
+}
+
+/**
+ * The terminal's polarity for a QR drawn in its own colours: --qr-theme, else PINVOICE_QR_THEME, else
+ * what COLORFGBG says, else dark (most terminals' default). A PINVOICE_QR_THEME that is neither word is
+ * an error naming it, not a guess.
+ */
+export function chooseQrTheme(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): QrTheme | Error {
+  if (flag === 'dark' || flag === 'light') return flag;
+  const named = env.PINVOICE_QR_THEME?.trim().toLowerCase();
+  if (named === 'dark' || named === 'light') return named;
+  if (isSet(named)) return new Error(`PINVOICE_QR_THEME "${env.PINVOICE_QR_THEME}" is neither dark nor light`);
+  return themeFromColorFgBg(env.COLORFGBG) ?? 'dark';
+}

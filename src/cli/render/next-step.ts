@@ -32,26 +32,37 @@ export function createdLine(tx: TransactionView): string {
   return safeText(`Created ${method}charge ${ids}${price} — ${tx.status ?? 'status not given'}`);
 }
 
-/** The commands that move the charge on from its status (none once it is paid, refused or over). */
-function steps(tx: TransactionView, ref: string, context: NextStepContext): string[] {
+/** A command to run next, and what it is for ("the payer's page"). */
+export interface Step {
+  command: string;
+  note?: string;
+}
+
+/** `pinvoice invoice <verb> <ref>`, with the run's own --profile, --base-url and --token-file, so it reaches the same server. */
+export function commandFor(verb: string, ref: string, context: NextStepContext, extra = ''): string {
   const { profile, baseUrl, tokenFile } = context.connection ?? {};
   const flags = [['--profile', profile], ['--base-url', baseUrl], ['--token-file', tokenFile]]
     .flatMap(([flag, value]) => (value === undefined ? [] : [` ${flag} ${shellWord(value as string)}`])).join('');
-  const command = (verb: string, extra = '') => `${invocation()} invoice ${verb} ${shellWord(ref)}${extra}${flags}`;
-  const watch = command('get', ' --watch');
-  if (tx.status === 'pending') return [...(tx.checkoutToken === undefined ? [] : [`${command('open')}  (the payer's page)`]), watch];
+  return safeText(`${invocation()} invoice ${verb} ${shellWord(ref)}${extra}${flags}`);
+}
+
+/** The commands that move the charge on from its status (none once it is paid, refused or over). */
+export function nextSteps(tx: TransactionView, context: NextStepContext): Step[] {
+  if (tx.ref === undefined) return [];
+  const command = (verb: string, extra = '') => commandFor(verb, tx.ref ?? '', context, extra);
+  const watch = { command: command('get', ' --watch') };
+  if (tx.status === 'pending') return [...(tx.checkoutToken === undefined ? [] : [{ command: command('open'), note: "the payer's page" }]), watch];
   if (tx.status !== 'waiting_3ds') return [];
   const authenticate = context.sandbox
-    ? `${command('3ds', ' --sample')}  (sandbox values that authenticate)`
-    : `${command('3ds', ' --file <values.json>')}  (the payer's 3-D Secure values)`;
+    ? { command: command('3ds', ' --sample'), note: 'sandbox values that authenticate' }
+    : { command: command('3ds', ' --file <values.json>'), note: "the payer's 3-D Secure values" };
   return [authenticate, watch];
 }
 
 /** "Next: pinvoice invoice open 12  (the payer's page)  ·  pinvoice invoice get 12 --watch", or nothing to do. */
 export function nextStepLine(tx: TransactionView, context: NextStepContext): string | undefined {
-  if (tx.ref === undefined) return undefined;
-  const next = steps(tx, tx.ref, context);
-  return next.length === 0 ? undefined : safeText(`Next: ${next.join('  ·  ')}`);
+  const next = nextSteps(tx, context).map((step) => (step.note === undefined ? step.command : `${step.command}  (${step.note})`));
+  return next.length === 0 ? undefined : `Next: ${next.join('  ·  ')}`;
 }
 
 /** The created line, and the next step when there is one. */

@@ -18,7 +18,7 @@ async function readToken(flags: LoginFlags): Promise<string> {
   else if (flags.tokenFile) token = await readTextFlag('--token-file', flags.tokenFile);
   else if (process.stdin.isTTY && flags.input !== false) {
     const { inquirerPrompter } = await import('../../cli/prompts/prompter.js');
-    token = await (await inquirerPrompter()).password({ message: 'Access token:', mask: '*' });
+    token = await (await inquirerPrompter(flags)).password({ message: 'Access token:', mask: '*' });
   } else {
     throw new CliError('input needed: no TTY to ask for the token; pass it with --token-stdin or --token-file', EXIT.inputNeeded);
   }

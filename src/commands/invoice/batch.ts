@@ -16,6 +16,7 @@ import { CliError, EXIT } from '../../cli/errors.js';
 import { safeJson } from '../../cli/render/safe-text.js';
 import { checkBatchFlags } from './batch-flags.js';
 import { batchKey, createdLine, failedLine, failure, readLine, type BatchResult } from './batch-line.js';
+import { shouldUseColour } from '../../cli/render/colour.js';
 import { count, lines, startProgress, summaryLine, type Tally } from './batch-progress.js';
 import { createScheduler, type Scheduler } from './batch-run.js';
 import type { CreateFlags } from './index.js';
@@ -137,7 +138,9 @@ export async function createBatch(flags: CreateFlags): Promise<void> {
   const tally: Tally = { done: 0, created: 0, replayed: 0, failed: 0 };
   const sender = lineSender({ client, source, scheduler, concurrency, tally, allowUnknownFields: flags.allowUnknownFields === true });
   const started = Date.now();
-  const bar = process.stderr.isTTY === true && !flags.debug && (out !== undefined || process.stdout.isTTY !== true);
+  // the bar moves the cursor with escape sequences: none where colour is refused (NO_COLOR, --no-color, TERM=dumb)
+  const escapes = shouldUseColour({ isTTY: true, env: process.env, flag: flags.color });
+  const bar = process.stderr.isTTY === true && escapes && !flags.debug && (out !== undefined || process.stdout.isTTY !== true);
   const progress = await startProgress(tally, source.count, { bar, started });
   let interrupted = false;
   const interrupt = () => {

@@ -12,7 +12,7 @@ import { checkSingleFlags } from './batch-flags.js';
 import { applyFlags, FLAG_FOR_PATH, flagOfPath } from './create-input.js';
 import { refuseUnknownFields, sendable, warnIgnoredFields } from './unknown-fields.js';
 import type { CreateFlags } from './index.js';
-import { postbacksOf, show } from './show.js';
+import { postbacksOf, show, showReceipt, wantsReceipt } from './show.js';
 import type { Client, Created } from '../../client/index.js';
 import { ApiRequestError } from '../../client/errors.js';
 import type { TransactionView } from '../../client/read/transaction.js';
@@ -29,7 +29,7 @@ async function complete(partial: Record<string, unknown>, flags: CreateFlags, ou
   const canPrompt = process.stdin.isTTY === true && flags.input !== false && flags.file !== '-';
   if (!canPrompt) throw missingError(missing);
   const [{ inquirerPrompter }, { renderRequestSummary }] = await Promise.all([import('../../cli/prompts/prompter.js'), import('../../cli/render/request.js')]);
-  return promptInvoice(partial, await inquirerPrompter(), {
+  return promptInvoice(partial, await inquirerPrompter(flags), {
     now: new Date(),
     renderSummary: (request: CreateInvoiceRequest) => renderRequestSummary(request, out.palette),
     write: (text: string) => out.message(text),
@@ -56,16 +56,27 @@ export async function createInvoice(flags: CreateFlags): Promise<void> {
   const created = await client.createInvoice(body, flags.idempotencyKey, answer).catch((error: unknown) => Promise.reject(inUserTerms(error, terms)));
   const tx = await recordOf(created, client, out);
   const events = await postbacksOf(client, tx, out);
+  const context = { sandbox: events !== undefined, connection: flags };
+  if (wantsReceipt(out, flags)) {
+    warnIgnoredFields(out, created.ignoredFields);
+    if (answer.replayed) out.message(replayedLine(flags.idempotencyKey));
+    const { createdReceipt } = await import('../../cli/render/charge-receipt.js');
+    await showReceipt(out, tx, createdReceipt(tx, context), flags.qr);
+    return refuseUnpaid(tx);
+  }
   // after the record, before the pix code and QR that end it on a terminal (show.ts): what was created
   // and what to run next (only pinvoice serve keeps postback events)
   const afterRecord = () => {
     warnIgnoredFields(out, created.ignoredFields);
-    if (answer.replayed) out.message(`replayed (Idempotency-Key ${flags.idempotencyKey ?? '—'}): the gateway had already created this charge for that key, and answered it again; nothing new was created`);
-    if (!out.json) out.message(closingLines(tx, { sandbox: events !== undefined, connection: flags }));
+    if (answer.replayed) out.message(replayedLine(flags.idempotencyKey));
+    if (!out.json) out.message(closingLines(tx, context));
   };
   await show(out, tx, { ...flags, baseUrl: connection.connection.baseUrl, afterRecord }, events);
   refuseUnpaid(tx);
 }
+
+const replayedLine = (key: string | undefined) =>
+  `replayed (Idempotency-Key ${key ?? '—'}): the gateway had already created this charge for that key, and answered it again; nothing new was created`;
 
 /** A card refused at creation ends like `--watch` does for the same outcome: exit 7, saying why on stderr. */
 function refuseUnpaid(tx: TransactionView): void {

@@ -2,14 +2,12 @@
 // handler when it runs, so --help loads none of them.
 import { Command, Option } from '@commander-js/extra-typings';
 import { METHODS, STATUSES } from '../../domain/status.js';
-import { apiCommand, collect, completes, examples, positiveSeconds, wholeNumber, withConnection, withTokenFile, withYes, type FlagsOf } from '../options.js';
+import { apiCommand, collect, completes, examples, positiveSeconds, wholeNumber, withConnection, withQr, withTokenFile, withYes, type FlagsOf } from '../options.js';
 
 const getCommand = () =>
-  withTokenFile(withConnection(new Command('get')))
+  withQr(withTokenFile(withConnection(new Command('get'))), 'for pending pix charges on a terminal')
     .description('show a transaction: status, amounts, fee, payer, items, payment data, refunds, timeline')
     .argument('<ref>', 'integer id, secureId (INV-…), external_id, pix copy-and-paste code, checkout URL or token, boleto line or barcode')
-    .option('--qr', 'draw the pix QR code (default: for pending pix charges on a terminal)')
-    .option('--no-qr', 'never draw the QR code')
     .option('--watch', 'poll until the charge reaches a final status; exit 0 when paid, 7 otherwise, 8 on timeout')
     .addOption(new Option('--timeout <seconds>', 'with --watch: give up watching after this long (default 300); without: give up on a request with no answer after this long (default: $PINVOICE_TIMEOUT, else 20)').argParser(positiveSeconds))
     .addOption(new Option('--interval <seconds>', 'time between polls while watching').default(2).argParser(positiveSeconds))
@@ -23,7 +21,7 @@ const getCommand = () =>
 export type GetFlags = FlagsOf<typeof getCommand>;
 
 const createCommand = () =>
-  apiCommand(new Command('create'))
+  withQr(apiCommand(new Command('create')), 'on a terminal')
     .description('issue a charge from a JSON file or stdin, from flags, or interactively; or many, one per line of --batch')
     .option('--file <path>', 'JSON create request; - reads stdin (flags override its fields)')
     .option('--batch <path>', 'NDJSON: one create request per line, - reads stdin; one result line per request (exit 10 if any failed)')
@@ -54,8 +52,7 @@ const createCommand = () =>
     .option('--dry-run', 'validate and print the normalized payload; send nothing')
     .option('--allow-unknown-fields', 'send fields the API does not know (refused by default, each named with a did-you-mean); the gateway ignores them')
     .option('--no-input', 'never prompt; fail at once naming what is missing')
-    .option('--qr', 'draw the pix QR code (default: on a terminal)')
-    .option('--no-qr', 'never draw the QR code')
+    .option('--full', 'on a terminal, show the whole record as invoice get does, not the short receipt (piped output and --json always are whole)')
     .addHelpText('after', examples(
       'pinvoice invoice create                                   # guided prompts on a terminal',
       'pinvoice invoice create --file charge.json',
@@ -68,13 +65,14 @@ const createCommand = () =>
 export type CreateFlags = FlagsOf<typeof createCommand>;
 
 const refundCommand = () =>
-  withYes(apiCommand(new Command('refund')))
-    .description('refund a paid charge, wholly (default) or in part; asks first on a terminal; answers the record')
+  withYes(apiCommand(new Command('refund')), 'refund without asking; needed where nothing can ask (a script, a pipe, cron): without a terminal and without --yes, exit 2 and nothing is sent')
+    .description('refund a paid charge, wholly (default) or in part; asks first on a terminal, needs --yes without one; answers a receipt (--full: the record)')
     .argument('<id>', 'integer id or secureId')
     .option('--amount <reais>', 'amount to refund, typed as 12,50 or 12.50 (default: all that is left)')
     .option('--reason <text>', 'why, kept with the refund')
     .option('--idempotency-key <key>', 'retry-safe key (default: a new UUID per run)')
-    .addHelpText('after', examples('pinvoice invoice refund 42', 'pinvoice invoice refund 42 --amount 5,00 --reason "item returned"', 'pinvoice invoice refund 42 --yes                         # no question, even on a terminal'));
+    .option('--full', 'on a terminal, show the whole record as invoice get does, not the short receipt')
+    .addHelpText('after', examples('pinvoice invoice refund 42', 'pinvoice invoice refund 42 --amount 5,00 --reason "item returned"', 'pinvoice invoice refund 42 --yes                         # no question; what a script must pass'));
 export type RefundFlags = FlagsOf<typeof refundCommand>;
 
 const threeDsCommand = () =>

@@ -73,10 +73,11 @@ export async function listInvoices(flags: InvoiceListFlags): Promise<void> {
     for await (const page of pages(client, query, flags.all ? undefined : (flags.limit ?? 50), flags.pageSize ?? PAGE_SIZE)) {
       write.page(page);
       count += page.records.length;
-      if (progress) process.stderr.write(`\r${count} charge${count === 1 ? '' : 's'} so far…\u001b[K`);
+      if (progress) process.stderr.write(`\r${count} charge${count === 1 ? '' : 's'} so far…`);
     }
   } finally {
-    if (progress) process.stderr.write('\r\u001b[K');
+    // spaces, not an erase sequence (NO_COLOR and TERM=dumb get no escape); the count only grows
+    if (progress) process.stderr.write(`\r${' '.repeat(40)}\r`);
   }
   write.end();
   const noun = `${count} charge${count === 1 ? '' : 's'}`;

@@ -4,6 +4,7 @@ import type { Output } from '../../cli/output.js';
 import type { Client } from '../../client/index.js';
 import type { EventView } from '../../client/read/serve-answers.js';
 import type { TransactionView } from '../../client/read/transaction.js';
+import type { Receipt } from '../../cli/render/receipt.js';
 
 export interface ShowFlags {
   /** --qr / --no-qr; not given: drawn on a terminal for a pending pix charge */
@@ -18,26 +19,68 @@ export interface ShowFlags {
 }
 
 /**
- * The QR of a charge's pix code, as lines: drawn on a terminal for a pending charge, or wherever --qr
- * asks; never for a code that can no longer be paid (expired, canceled, paid…), which --qr is told.
+ * Whether a charge's pix QR is drawn: on a terminal for a pending charge, or wherever --qr asks; never for
+ * a code that can no longer be paid (expired, canceled, paid…), which --qr is told.
  */
-export async function pixQr(out: Output, tx: TransactionView, asked: boolean | undefined): Promise<string[] | undefined> {
-  if (out.json || tx.pix === undefined || asked === false) return undefined;
+async function wantsQr(out: Output, tx: TransactionView, asked: boolean | undefined): Promise<boolean> {
+  if (out.json || tx.pix === undefined || asked === false) return false;
   const { unpayableNote } = await import('../../cli/render/transaction-payment.js');
   const note = unpayableNote(tx);
   if (note !== undefined) {
     if (asked) out.message(`no QR (--qr): ${note}`);
-    return undefined;
+    return false;
   }
-  // a dumb terminal shows the QR's colour codes as text: only --qr draws there
-  const onTerminal = out.stdoutIsTTY && process.env.TERM !== 'dumb';
-  if (!asked && !(onTerminal && tx.status === 'pending')) return undefined;
-  const { lines, width } = (await import('../../cli/render/qr.js')).drawQr(tx.pix.code);
+  return asked === true || (out.stdoutIsTTY && tx.status === 'pending');
+}
+
+/** The terminal's height: LINES when it is set to a number (as COLUMNS sets the width), else the terminal's, else 24. */
+function terminalRows(): number {
+  const override = process.env.LINES?.trim() ?? '';
+  if (/^\d+$/.test(override) && Number(override) > 0) return Number(override);
+  return process.stdout.isTTY === true && process.stdout.rows > 0 ? process.stdout.rows : 24;
+}
+
+/** The QR of a charge's pix code, as lines (see wantsQr), saying so when the terminal is too small to show it whole. */
+export async function pixQr(out: Output, tx: TransactionView, asked: boolean | undefined): Promise<string[] | undefined> {
+  if (tx.pix === undefined || !(await wantsQr(out, tx, asked))) return undefined;
+  const { lines, width } = (await import('../../cli/render/qr.js')).drawQr(tx.pix.code, out.qrStyle());
   const { columns, rows } = process.stdout;
   if (out.stdoutIsTTY && columns > 0 && rows > 0 && (columns < width || rows < lines.length)) {
     out.message(`the QR takes ${width} columns and ${lines.length} lines, and this terminal shows ${columns}×${rows}: enlarge it to scan the QR whole`);
   }
   return lines;
+}
+
+/** Whether a command answers with a receipt rather than the whole record: on a terminal, without --json or --full. */
+export const wantsReceipt = (out: Output, flags: { full?: boolean | undefined }) => out.stdoutIsTTY && !out.json && flags.full !== true;
+
+/**
+ * A receipt (charge-receipt.ts) laid out for this terminal, with the charge's QR when it is drawn. A QR
+ * whose quiet zone and the prompt under it do not fit the screen's height (version 7 and up on 24 lines:
+ * production's longer codes) is drawn without its top quiet row where the terminal's own background is
+ * light and stands in for it; on a dark one that row is needed (a phone finds no edge without it), so
+ * the QR is drawn whole and the prompt will scroll its top away, which the user is told first.
+ */
+export async function showReceipt(out: Output, tx: TransactionView, receipt: Receipt, asked: boolean | undefined): Promise<void> {
+  const [{ layoutReceipt }, { terminalWidth }, { drawQr }] = await Promise.all([
+    import('../../cli/render/receipt.js'), import('../../cli/render/width.js'), import('../../cli/render/qr.js'),
+  ]);
+  const code = tx.pix?.code;
+  const style = code !== undefined && (await wantsQr(out, tx, asked)) ? out.qrStyle() : undefined;
+  let drawn: string[] = [];
+  const qr = style === undefined || code === undefined ? undefined : (compact: boolean) => {
+    const drawing = drawQr(code, { ...style, compact: compact && style.theme === 'light' });
+    drawn = drawing.lines;
+    return drawing;
+  };
+  const screen = { columns: terminalWidth(), rows: terminalRows() };
+  const lines = layoutReceipt(receipt, screen, qr);
+  if (drawn.length >= screen.rows && out.stdoutIsTTY) {
+    const { invocation } = await import('../../cli/invocation.js');
+    const watch = tx.ref === undefined ? '' : `, or scan it while \`${invocation()} invoice get ${tx.ref} --watch\` keeps it on screen`;
+    out.message(`the QR takes ${drawn.length} lines and this terminal shows ${screen.rows}: the prompt will scroll its top away; enlarge the terminal${watch}`);
+  }
+  out.drawing(lines.join('\n'));
 }
 
 /**
@@ -67,7 +110,8 @@ export async function show(out: Output, tx: TransactionView, flags: ShowFlags, e
 
 /** The delivery history, when the server keeps one (a production gateway does not: then none is shown). */
 export async function postbacksOf(client: Client, tx: TransactionView, out: Output): Promise<EventView[] | undefined> {
-  if (out.json || tx.ref === undefined) return undefined;
+  // only pinvoice serve keeps one, and it says so on every answer: a production gateway is not asked (a 404 in its logs)
+  if (out.json || tx.ref === undefined || !(await client.isPinvoiceServe())) return undefined;
   try {
     return (await client.listEvents(tx.ref)).events;
   } catch {

@@ -38,8 +38,12 @@ export async function watchInvoice(client: Client, first: TransactionView, optio
     const long = `${tx.secureId ?? ref ?? ''}: ${tx.status ?? '—'} (${waited})`;
     // beside a QR there may be no room for the id: the payment section above the QR names the charge
     const label = displayWidth(long) + 2 <= room || prefix === '' ? long : `${tx.status ?? '—'} (${waited})`;
-    process.stderr.write(`\r${prefix}${FRAMES[frame++ % FRAMES.length]} ${safeText(label)}\u001b[K`);
+    const line = `${FRAMES[frame++ % FRAMES.length]} ${safeText(label)}`;
+    // spaces over what a longer line left, not an erase sequence: NO_COLOR and TERM=dumb get no escape
+    process.stderr.write(`\r${prefix}${line}${' '.repeat(Math.max(0, drawn - displayWidth(line)))}`);
+    drawn = displayWidth(line);
   };
+  let drawn = 0;
   if (options.spinner) draw();
   const spin = options.spinner ? setInterval(draw, 100) : undefined;
   try {
@@ -53,7 +57,7 @@ export async function watchInvoice(client: Client, first: TransactionView, optio
   } finally {
     if (spin) {
       clearInterval(spin);
-      process.stderr.write('\r\u001b[K');
+      process.stderr.write(`\r${' '.repeat(displayWidth(prefix) + drawn)}\r`);
     }
   }
 }

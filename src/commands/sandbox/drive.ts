@@ -2,7 +2,7 @@
 import { connect } from '../../cli/context.js';
 import { createOutput } from '../../cli/output.js';
 import type { SandboxAction } from '../../domain/status.js';
-import { show } from '../invoice/show.js';
+import { show, showReceipt, wantsReceipt } from '../invoice/show.js';
 import { IRREVERSIBLE, type SandboxFlags } from './index.js';
 
 const QUESTION: Partial<Record<SandboxAction, string>> = {
@@ -17,5 +17,8 @@ export async function drive(action: SandboxAction, id: string, flags: SandboxFla
     const [{ confirmAction }, { safeText }] = await Promise.all([import('../../cli/prompts/confirm.js'), import('../../cli/render/safe-text.js')]);
     await confirmAction((QUESTION[action] ?? `${action} charge %s?`).replace('%s', safeText(id.trim())), flags);
   }
-  await show(out, await client.sandbox(id, action), { qr: false });
+  const tx = await client.sandbox(id, action);
+  if (!wantsReceipt(out, flags)) return show(out, tx, { qr: false });
+  const { actionReceipt } = await import('../../cli/render/charge-receipt.js');
+  await showReceipt(out, tx, actionReceipt(tx, action, { sandbox: true, connection: flags }), false);
 }

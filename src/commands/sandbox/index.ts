@@ -19,6 +19,7 @@ const actionCommand = (action: SandboxAction) =>
   withYes(apiCommand(new Command(action)))
     .description(`${HELP[action]}${IRREVERSIBLE.has(action) ? '; asks first on a terminal' : ''}`)
     .argument('<id>', 'integer id or secureId')
+    .option('--full', 'on a terminal, show the whole record as invoice get does, not the short receipt')
     .addHelpText('after', examples(`pinvoice sandbox ${action} 42`));
 export type SandboxFlags = FlagsOf<typeof actionCommand>;
 
