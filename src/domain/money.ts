@@ -33,7 +33,7 @@ export function amountRangeProblem(cents: number): string | undefined {
   return undefined;
 }
 
-// How parseAmount reads what a person types (the README's "Typing amounts" holds the same table).
+// How parseAmount reads what a person types (docs/charges.md's "Typing amounts" holds the same table).
 // A wrong reading charges a thousand times too much or too little, so nothing ambiguous is guessed:
 // - "R$" in front and spaces around are ignored; ASCII digits only; no sign.
 // - "." and "," both present: the last one separates the centavos, the other groups thousands

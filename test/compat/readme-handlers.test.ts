@@ -1,4 +1,4 @@
-// The postback handlers of README.md (Node.js and PHP), copied from the file as a merchant would copy
+// The postback handlers of docs/postbacks.md (Node.js and PHP), copied from the file as a merchant would copy
 // them, receiving real deliveries from the built `pinvoice serve`: each marks its order paid after
 // `sandbox pay` and refuses a forged postback. PHP runs under `php -S`; without php on the machine
 // that part is skipped, except in CI (`.ci/run` installs php-cli and sets CI), where it must run.
@@ -49,7 +49,7 @@ async function forge(url: string, invoiceId: string): Promise<number> {
   return (await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-webhook-signature': signature } })).status;
 }
 
-describe('the README Node.js handler', () => {
+describe('the docs\' Node.js handler', () => {
   let app: Server;
   let url: string;
   const paid: string[] = [];
@@ -69,7 +69,7 @@ describe('the README Node.js handler', () => {
     expect(await forge(url, invoiceId)).toBe(401);
     expect(paid).toEqual([]);
     await pay(invoiceId);
-    await eventually(() => paid.includes(invoiceId), 8000, 'the README handler to see the payment');
+    await eventually(() => paid.includes(invoiceId), 8000, 'the docs\' handler to see the payment');
     expect(paid).toEqual([invoiceId]);
   });
 });
@@ -78,12 +78,12 @@ const hasPhp = spawnSync('php', ['--version']).status === 0;
 const ci = Boolean(process.env.CI);
 
 describe('PHP in CI', () => {
-  it.runIf(ci)('is installed (.ci/run installs php-cli), so the README PHP handler is tested', () => {
+  it.runIf(ci)('is installed (.ci/run installs php-cli), so the PHP handler of the docs is tested', () => {
     expect(hasPhp).toBe(true);
   });
 });
 
-describe.skipIf(!hasPhp)(`the README PHP handler${hasPhp ? '' : ' (skipped: no php on this machine; .ci/run installs php-cli)'}`, () => {
+describe.skipIf(!hasPhp)(`the docs' PHP handler${hasPhp ? '' : ' (skipped: no php on this machine; .ci/run installs php-cli)'}`, () => {
   let php: ChildProcess;
   let url: string;
   let log: string;
@@ -93,7 +93,7 @@ describe.skipIf(!hasPhp)(`the README PHP handler${hasPhp ? '' : ' (skipped: no p
     const path = writeSample('postback.php', script ?? '');
     const dir = dirname(path);
     log = join(dir, 'paid.log');
-    // the merchant's own mark_order_paid, which the README leaves to them, then the README's script
+    // the merchant's own mark_order_paid, which the page leaves to them, then the page's script
     const router = join(dir, 'router.php');
     writeFileSync(router, "<?php\nfunction mark_order_paid($id) { file_put_contents(getenv('PAID_LOG'), $id . \"\\n\", FILE_APPEND); }\nrequire __DIR__ . '/postback.php';\n");
     const port = await closedPort();
@@ -113,7 +113,7 @@ describe.skipIf(!hasPhp)(`the README PHP handler${hasPhp ? '' : ' (skipped: no p
     expect(await forge(url, invoiceId)).toBe(401);
     expect(paidIds()).toEqual([]);
     await pay(invoiceId);
-    await eventually(() => paidIds().includes(invoiceId), 8000, 'the README PHP handler to see the payment');
+    await eventually(() => paidIds().includes(invoiceId), 8000, 'the docs\' PHP handler to see the payment');
     expect(paidIds()).toEqual([invoiceId]);
   });
 });

@@ -298,7 +298,7 @@ describe('invoice create and events resend', () => {
     const url = `http://127.0.0.1:${await closedPort()}/postbacks`;
     const charge = json((await run(['invoice', 'create', '--file', CHARGE, '--postback-url', url, '--json'], { env })).stdout);
     expect((await run(['sandbox', 'pay', String(charge.id), '--json'], { env })).code).toBe(0);
-    expect((await run(['invoice', 'refund', String(charge.id), '--json'], { env })).code).toBe(0);
+    expect((await run(['invoice', 'refund', String(charge.id), '--yes', '--json'], { env })).code).toBe(0);
     const events = json((await run(['events', 'list', String(charge.id), '--json'], { env })).stdout);
     const paid = events.find((event: { event: string }) => event.event === 'invoice.paid');
     const resent = await run(['events', 'resend', paid.id], { env });
@@ -311,23 +311,24 @@ describe('invoice create and events resend', () => {
 
 describe('README examples and the examples/ folder', () => {
   const root = ROOT;
-  /** Each command of README.md's sh blocks that names a file in examples/, continuation lines joined. */
+  /** README.md and every page of docs/: commands moved from one to another are still run. */
+  const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+  const pagesText = () => pages.map((page) => readFileSync(join(root, page), 'utf8')).join('\n');
+
+  /** Each command of the pages' sh blocks that names a file in examples/, continuation lines joined. */
   function readmeCommands(): string[] {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+    const blocks = [...pagesText().matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
     return blocks.flatMap((block) => block.replace(/\\\n\s*/g, ' ').split('\n')).filter((line) => /examples\//.test(line) && /^\S*\s*pinvoice|\|\s*pinvoice|=\$\(pinvoice/.test(line));
   }
 
-  it('every file the README names is shipped, and every shipped file is in the README', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const named = new Set([...readme.matchAll(/examples\/([\w.-]+)/g)].map((match) => match[1]));
+  it('every file the README and docs name is shipped, and every shipped file is in the README or docs', () => {
+    const named = new Set([...pagesText().matchAll(/examples\/([\w.-]+)/g)].map((match) => match[1]));
     const shipped = readdirSync(join(root, 'examples'));
     expect([...named].sort()).toEqual([...shipped].sort());
     for (const name of shipped) expect(existsSync(join(root, 'examples', name))).toBe(true);
   });
 
   it('README.md and docs/*.md link and point only to files in the repository', () => {
-    const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
     for (const page of pages) {
       const text = readFileSync(join(root, page), 'utf8');
       const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '').filter((target) => !/^(https?:|mailto:|#)/.test(target));
@@ -340,7 +341,7 @@ describe('README examples and the examples/ folder', () => {
     }
   });
 
-  it('every README command with an examples/ file works (create with --dry-run)', async () => {
+  it('every README and docs command with an examples/ file works (create with --dry-run)', async () => {
     const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...user(), PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: server.url };
     const card = { ...json(readFileSync(join(root, 'examples/card.json'), 'utf8')) };
     card.card = { ...card.card, number: '4000 0000 0000 3220' };

@@ -1,4 +1,4 @@
-// The signature checks the README offers merchants are run here, so the samples cannot rot
+// The signature checks docs/postbacks.md offers merchants are run here, so the samples cannot rot
 // (test/compat/readme-handlers.test.ts runs the whole handlers against real deliveries).
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ const secret = 'whsec_readme_sample';
 const body = Buffer.from('{"id":"INV-20261123-000001-9439","event":"invoice.paid","total":1990}');
 const now = () => Math.floor(Date.now() / 1000);
 
-describe('the README X-Webhook-Signature check', () => {
+describe('the docs\' X-Webhook-Signature check', () => {
   it('accepts what the server signs', () => {
     expect(verifyWebhookSignature(body, bodySignature(secret, body), secret)).toBe(true);
   });
@@ -34,7 +34,7 @@ describe('the README X-Webhook-Signature check', () => {
   });
 });
 
-describe('the README Pinvoice-Signature check (replay-safe)', () => {
+describe('the docs\' Pinvoice-Signature check (replay-safe)', () => {
   it('accepts what the server signs', () => {
     expect(verifyPinvoiceSignature(body, signatureHeader(secret, now(), body), secret)).toBe(true);
   });
