@@ -110,7 +110,8 @@ export async function main(argv: string[]): Promise<void> {
   // (`pinvoice --version` alone is answered by bin/pinvoice.js, before this module loads)
   try {
     const { buildProgram } = await import('./program.js');
-    await buildProgram(packageVersion()).hook('preAction', refuseNonUtf8Values).parseAsync(argv);
+    const program = await buildProgram(packageVersion(), argv.slice(2));
+    await program.hook('preAction', refuseNonUtf8Values).parseAsync(argv);
   } catch (error) {
     await sayUsageError(error);
     process.exitCode = await exitCodeOf(error, await complainer(error));

@@ -344,4 +344,43 @@ describe('startup', () => {
       expect(ours.filter((path) => /^api\/|^server\/(?!config\.js$|limits\.js$)|^client\/(index|http)\.js$|^cli\/(prompts\/|context|config|output)|^cli\/render\/(?!safe-text|width)/.test(path))).toEqual([]);
     }
   });
+
+  it('invoice get <secureId> --json against a real server loads only what a lookup needs: a module that enters the path is named', async () => {
+    const created = await cli(['invoice', 'create', '--file', charge, '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const { secureId } = json(created.stdout) as { secureId: string };
+    const trace = join(work, 'trace-invoice-get.txt');
+    writeFileSync(trace, '');
+    const hook = new URL('../support/trace-imports.mjs', import.meta.url).pathname;
+    // (the server is a process of its own: waiting here for the CLI keeps nothing from answering)
+    const result = spawnSync(process.execPath, ['--import', hook, BIN, 'invoice', 'get', secureId, '--json'], { env: { PATH: process.env.PATH, NO_COLOR: '1', ...env, PINVOICE_TRACE_FILE: trace }, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(json(result.stdout).secureId).toBe(secureId);
+    const loaded = new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((url) => url.replace(/^.*\/dist\//, '')));
+    const entered = [...loaded].filter((module) => !GET_JSON_MODULES.has(module)).sort();
+    expect(entered, `modules entered the load path of \`invoice get --json\` (make them lazy, or add them to GET_JSON_MODULES if a lookup needs them): ${entered.join(', ')}`).toEqual([]);
+  });
 });
+
+/**
+ * What `invoice get <id> --json` may load (bench/startup.ts times it): the invoice group of the command
+ * tree (no other group: program.ts loads the one a run names) and commander, the lookup (connection,
+ * client, the record's reader, the reference's kinds) and the output. Not the watch, the renderers, the
+ * event stream, serve's own answers' readers or any package but commander: each is loaded by what uses it.
+ */
+const GET_JSON_MODULES = new Set([
+  '@commander-js/extra-typings',
+  'main.js', 'program.js', 'version.js',
+  'commands/options.js',
+  'commands/invoice/index.js',
+  // invoice's flags offer the status machine's names
+  'domain/status.js',
+  'commands/invoice/get.js', 'commands/invoice/find.js', 'commands/invoice/show.js',
+  'cli/config.js', 'cli/context.js', 'cli/errors.js', 'cli/operation-commands.js', 'cli/output.js', 'cli/paths.js', 'cli/profile-name.js', 'cli/url-flag.js',
+  'cli/render/colour.js', 'cli/render/safe-text.js', 'cli/render/time.js', 'cli/render/width.js',
+  'client/errors.js', 'client/get-text.js', 'client/http.js', 'client/index.js', 'client/operations.js',
+  'client/read/error-body.js', 'client/read/others.js', 'client/read/transaction-fields.js', 'client/read/transaction.js', 'client/read/values.js',
+  'base/input-error.js', 'base/spoken-duration.js', 'base/timestamp.js',
+  // the reference's kinds (a pix code among them: domain/reference.ts reads it), the debug output's redaction
+  'domain/reference.js', 'domain/pix-decode.js', 'domain/pix.js', 'domain/document.js', 'domain/text.js', 'domain/secrets.js', 'domain/card.js',
+]);

@@ -11,7 +11,8 @@ import { buildProgram } from '../../src/program.js';
 import { packageVersion } from '../../src/version.js';
 
 const FILES = { bash: 'pinvoice.bash', zsh: '_pinvoice', fish: 'pinvoice.fish' } as const;
-const script = (shell: string) => completionScript(buildProgram(packageVersion()), shell);
+const program = await buildProgram(packageVersion());
+const script = (shell: string) => completionScript(program, shell);
 
 /** A small tree declared as the command groups declare theirs. */
 function sampleTree() {
@@ -53,7 +54,7 @@ describe('completion scripts', () => {
 
   it('every flag that names a file declares its value as <path>, so that the shells offer file names', () => {
     const named = /^--(file|batch|out|db|body|fixtures|write-env|[\w-]+-file)$/;
-    const pathFlags = commandNodes(buildProgram(packageVersion())).flatMap((node) =>
+    const pathFlags = commandNodes(program).flatMap((node) =>
       node.flags.filter((flag) => flag.names.some((name) => named.test(name))).map((flag) => [`${node.path.join(' ')} ${flag.names[0]}`, flag.value?.kind]));
     expect(pathFlags.length).toBeGreaterThan(10);
     expect(pathFlags.filter(([, kind]) => kind !== 'files')).toEqual([]);

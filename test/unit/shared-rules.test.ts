@@ -59,8 +59,8 @@ describe('the sandbox actions: one list for the API, the server and the CLI', ()
     }
   });
 
-  it('`pinvoice sandbox` has one command per action, in order, then the clock, chaos, webhook signing and scenarios', () => {
-    const sandbox = buildProgram('0.0.0').commands.find((command) => command.name() === 'sandbox');
+  it('`pinvoice sandbox` has one command per action, in order, then the clock, chaos, webhook signing and scenarios', async () => {
+    const sandbox = (await buildProgram('0.0.0')).commands.find((command) => command.name() === 'sandbox');
     expect(sandbox?.commands.map((command) => command.name())).toEqual([...SANDBOX_ACTION_NAMES, 'clock', 'chaos', 'webhook-signing', 'scenarios']);
   });
 });

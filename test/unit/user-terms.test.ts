@@ -173,9 +173,9 @@ describe('commander’s usage errors in pinvoice’s voice', () => {
 });
 
 describe('operations are named by the commands that call them', () => {
-  it('every operation has a command, and every command exists in the program', () => {
+  it('every operation has a command, and every command exists in the program', async () => {
     expect(Object.keys(COMMAND_OF_OPERATION).sort()).toEqual(Object.keys(OPERATIONS).sort());
-    const program = buildProgram('0.0.0') as unknown as CommandUnknownOpts;
+    const program = (await buildProgram('0.0.0')) as unknown as CommandUnknownOpts;
     for (const [id, command] of Object.entries(COMMAND_OF_OPERATION)) {
       let at: CommandUnknownOpts | undefined = program;
       const words = command.split(' ');

@@ -9,7 +9,6 @@ import type { TransactionView } from '../../client/read/transaction.js';
 import type { GetFlags } from './index.js';
 import { findCharge } from './find.js';
 import { pixQr, postbacksOf, show } from './show.js';
-import { watchInvoice } from './watch.js';
 
 /** How long --watch watches when --timeout is not given. */
 const WATCH_SECONDS = 300;
@@ -39,6 +38,7 @@ export async function getInvoice(id: string, flags: GetFlags): Promise<void> {
   const { client, connection } = await connect(flags.watch ? { ...flags, timeout: undefined } : flags);
   let tx = await findCharge(client, id, out, whereOf(connection));
   if (!flags.watch) return show(out, tx, { ...flags, baseUrl: connection.baseUrl }, await postbacksOf(client, tx, out));
+  const { watchInvoice } = await import('./watch.js');
   const seconds = flags.timeout ?? WATCH_SECONDS;
   const spinner = process.stderr.isTTY === true;
   const { shown, spinnerLine } = await showPixWhileWaiting(out, tx, flags, spinner);
