@@ -93,8 +93,9 @@ function endQuietlyWhenPipeCloses(stream: NodeJS.WriteStream): void {
  */
 async function complainer(error: unknown): Promise<Complain> {
   if (isCommanderError(error)) return () => undefined;
-  const { safeOutput } = await import('./cli/render/safe-text.js');
-  return (text) => void process.stderr.write(`pinvoice: ${safeOutput(text, false)}\n`);
+  const [{ safeOutput }, { foldMessage }] = await Promise.all([import('./cli/render/safe-text.js'), import('./cli/render/width.js')]);
+  const columns = process.stderr.isTTY ? process.stderr.columns : undefined;
+  return (text) => void process.stderr.write(`${foldMessage(`pinvoice: ${safeOutput(text, false)}`, columns)}\n`);
 }
 
 /** A usage mistake commander found while parsing (its own output is silenced in program.ts), in our words, with the hint to --help. */

@@ -40,14 +40,19 @@ function afterHelp(command: CommandUnknownOpts): string {
   return text;
 }
 
-/** The examples of src/commands/options.ts' `examples()` ("  $ " before each; a continued line keeps its indent), and any other text. */
+/** The examples of src/commands/options.ts' `examples()` ("  $ " before each, a comment line above some; a continued line keeps its indent), and any other text. */
 export function splitAfterHelp(text: string): { examples: string[]; other: string } {
   const at = text.indexOf('\nExamples:\n');
   if (at < 0) return { examples: [], other: text.trim() };
   const examples: string[] = [];
+  // a comment too long to sit beside its command is the line above it ("  # why")
+  let comment: string | undefined;
   for (const line of text.slice(at + '\nExamples:\n'.length).replace(/\n+$/, '').split('\n')) {
-    if (line.startsWith('  $ ')) examples.push(line.slice(4));
-    else if (examples.length > 0) examples[examples.length - 1] += `\n${line}`;
+    if (line.startsWith('  # ')) comment = line.slice(2);
+    else if (line.startsWith('  $ ')) {
+      examples.push(comment === undefined ? line.slice(4) : `${comment}\n${line.slice(4)}`);
+      comment = undefined;
+    } else if (examples.length > 0) examples[examples.length - 1] += `\n${line}`;
   }
   return { examples, other: text.slice(0, at).trim() };
 }

@@ -4,6 +4,7 @@
 import { chooseQrTheme, createPalette, shouldUseColour, type QrTheme } from './render/colour.js';
 import { safeJson, safeOutput, safeText } from './render/safe-text.js';
 import { isTimeZone, useTimeZone, DEFAULT_TIME_ZONE } from './render/time.js';
+import { foldMessage } from './render/width.js';
 import { usageError } from './errors.js';
 
 export interface Output {
@@ -62,6 +63,7 @@ export function createOutput(flags: { json?: boolean; color?: boolean; utc?: boo
     jsonData: (value) => void process.stdout.write(`${safeJson(JSON.stringify(value, null, 2))}\n`),
     jsonLine: (json) => void process.stdout.write(`${safeJson(json)}\n`),
     records: (rows) => void process.stdout.write(rows.map((row) => `${row.map((field) => safeText(String(field))).join('\t')}\n`).join('')),
-    message: (text) => void process.stderr.write(ensureNewline(text)),
+    // on a terminal no line is wider than it: a message is folded at its spaces (render/width.ts)
+    message: (text) => void process.stderr.write(ensureNewline(foldMessage(text, process.stderr.isTTY ? process.stderr.columns : undefined))),
   };
 }

@@ -71,7 +71,34 @@ export function completes<Target extends Option | Argument>(target: Target, hint
 
 export const completionHint = (target: Option | Argument): CompletionHint | undefined => completionHints.get(target);
 
-export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+/** Help's width: no example line is wider, so that help fits an 80-column terminal (and stays the same on any other). */
+const HELP_WIDTH = 80;
+
+/**
+ * One example as help shows it: `  $ command   # why`, or when that is wider than HELP_WIDTH, the
+ * comment on a line above and the command folded at its spaces (outside quotes) with ` \`, as a shell
+ * reads it back.
+ */
+function exampleLines(example: string): string[] {
+  const whole = example.replace(/\\\n\s*/g, '');
+  if (`  $ ${whole}`.length <= HELP_WIDTH) return [`  $ ${whole}`];
+  // a comment is set apart by two spaces or more ("…   # why")
+  const at = whole.search(/\s{2,}# /);
+  const command = at < 0 ? whole : whole.slice(0, at);
+  const comment = at < 0 ? undefined : whole.slice(at).trim();
+  if (comment !== undefined && `  $ ${command}   ${comment}`.length <= HELP_WIDTH) return [`  $ ${command}   ${comment}`];
+  const lines = comment === undefined ? [] : [`  ${comment}`];
+  let current = '  $';
+  for (const [word] of command.matchAll(/(?:"[^"]*"|'[^']*'|\S)+/g)) {
+    if (current.length + 1 + word.length > HELP_WIDTH - 2 && current !== '  $') {
+      lines.push(`${current} \\`);
+      current = `     ${word}`;
+    } else current = `${current} ${word}`;
+  }
+  return [...lines, current];
+}
+
+export const examples = (...lines: string[]) => `\nExamples:\n${lines.flatMap(exampleLines).join('\n')}\n`;
 
 /** The options every command that talks to the API takes (see withConnection, which adds --json and the request's own). */
 export function connectionOptions<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, run, serve, tempHome, type ServeProcess } from '../support/cli.js';
 import { DARK_THEME, decodeTerminalQr, LIGHT_THEME } from '../support/qr-decode.js';
+import { displayWidth } from '../../src/cli/render/width.js';
 import { validPix } from '../support/server.js';
 import { onTmux, type TerminalRun } from '../support/tmux.js';
 
@@ -178,4 +179,21 @@ describe('a refund without a terminal needs --yes', () => {
     const tx = await created();
     expect((await cli(['sandbox', 'cancel', String(tx.id)])).code).toBe(0);
   });
+});
+
+describe('no line wider than the terminal', () => {
+  it('on an 80-column terminal: the record, lists, help, errors and the closing lines fit; only a bare code or URL is left to the terminal', async () => {
+    const tx = await created();
+    expect((await cli(['sandbox', 'pay', String(tx.id)])).code).toBe(0);
+    const runs = [
+      ['invoice', 'create', '--file', charge, '--full'], ['invoice', 'get', String(tx.id)], ['invoice', 'list'], ['events', 'list', String(tx.id)],
+      ['logs', 'list', '--limit', '5'], ['whoami'], ['sandbox', 'clock'], ['--help'], ['invoice', 'create', '--help'],
+      ['invoice', 'get', 'pedido-that-does-not-exist-anywhere-at-all'], ['invoice', 'refund', String(tx.id), '--amount', '500,00', '--yes'],
+    ];
+    for (const args of runs) {
+      const shown = onPty(args, { NO_COLOR: '1' });
+      const wide = shown.transcript.split('\n').filter((line) => displayWidth(line) > 80 && !/^\S+$/.test(line) && !line.startsWith('000201'));
+      expect(wide, `pinvoice ${args.join(' ')}`).toEqual([]);
+    }
+  }, 90_000);
 });

@@ -35,7 +35,7 @@ describe('docs/cli.md', () => {
         .addOption(new Option('--kind <kind>', 'a kind').choices(['a', 'b']))
         .option('--quiet', 'say nothing')
         .addOption(new Option('--secret <x>', 'hidden').hideHelp())
-        .addHelpText('after', examples('tool run --level 2', 'tool run \\\n    slow')),
+        .addHelpText('after', examples('tool run --level 2', `tool run ${'x'.repeat(40)} ${'y'.repeat(40)}   # why`)),
     );
     const reference = cliReference(tool);
     expect(reference).toContain('a \\<tool\\>');
@@ -46,7 +46,8 @@ describe('docs/cli.md', () => {
     expect(reference).toContain('| `--kind <kind>` |  | a kind (one of `a`, `b`) |');
     expect(reference).toContain('| `--quiet` |  | say nothing |');
     expect(reference).not.toContain('--secret');
-    expect(reference).toContain('```sh\ntool run --level 2\ntool run \\\n    slow\n```');
+    // wider than 80 columns: the comment above, the command folded with " \\"
+    expect(reference).toContain(`\`\`\`sh\ntool run --level 2\n# why\ntool run ${'x'.repeat(40)} \\\n     ${'y'.repeat(40)}\n\`\`\``);
   });
 
   it('escapes what Markdown would read as syntax, and keeps code spans whole', () => {

@@ -59,9 +59,14 @@ describe('nextStepLine', () => {
 });
 
 describe('closingLines', () => {
-  it('ends with the next step when there is one', () => {
-    expect(closingLines(charge({}), SERVE).split('\n')).toEqual([`Created pix charge 12 (${SECURE}) R$ 25,00 — pending`, expect.stringMatching(/^Next: /)]);
-    expect(closingLines(charge({ status: 'paid' }), SERVE)).toBe(`Created pix charge 12 (${SECURE}) R$ 25,00 — paid`);
+  it('ends with the next step when there is one', async () => {
+    expect((await closingLines(charge({}), SERVE)).split('\n')).toEqual([`Created pix charge 12 (${SECURE}) R$ 25,00 — pending`, expect.stringMatching(/^Next: /)]);
+    expect(await closingLines(charge({ status: 'paid' }), SERVE)).toBe(`Created pix charge 12 (${SECURE}) R$ 25,00 — paid`);
+  });
+
+  it('for a terminal: each command on lines that fit its width (the one line would fold inside a word at 80)', async () => {
+    const lines = (await closingLines(charge({}), SERVE, 60)).split('\n');
+    expect(lines).toEqual([`Created pix charge 12 (${SECURE}) R$ 25,00 — pending`, 'Next:', "  pinvoice invoice open 12   # the payer's page", '  pinvoice invoice get 12 --watch']);
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseQrTheme, themeFromColorFgBg } from '../../src/cli/render/colour.js';
 import { drawQr } from '../../src/cli/render/qr.js';
 import { layoutReceipt, stepLines, type Receipt } from '../../src/cli/render/receipt.js';
-import { displayWidth } from '../../src/cli/render/width.js';
+import { displayWidth, foldMessage } from '../../src/cli/render/width.js';
 import { DARK_THEME, decodeTerminalQr, LIGHT_THEME } from '../support/qr-decode.js';
 
 // 150 characters: a version 6 symbol at level L with mixed modes (41 modules, 22 lines), as pinvoice serve's codes
@@ -93,5 +93,16 @@ describe('stepLines', () => {
     for (const line of folded) expect(displayWidth(line)).toBeLessThanOrEqual(30);
     expect(folded.slice(1).map((line) => line.trim().replace(/ \\$/, '')).join(' ')).toBe('npx pinvoice invoice get 12 --watch --base-url http://127.0.0.1:4010');
     expect(folded.slice(1, -1).every((line) => line.endsWith(' \\'))).toBe(true);
+  });
+});
+
+describe('foldMessage: a message on a terminal', () => {
+  it('folds at spaces, keeps a `quoted command` whole, indents what follows; off a terminal, nothing changes', () => {
+    const text = 'pinvoice: a refund without a terminal to confirm it on needs --yes: run `pinvoice invoice refund 12 --yes` from the script';
+    expect(foldMessage(text, undefined)).toBe(text);
+    const lines = foldMessage(text, 40).split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    expect(lines).toContain('  `pinvoice invoice refund 12 --yes`');
+    expect(lines.map((line) => line.trim()).join(' ')).toBe(text);
   });
 });

@@ -65,8 +65,16 @@ export function nextStepLine(tx: TransactionView, context: NextStepContext): str
   return next.length === 0 ? undefined : `Next: ${next.join('  ·  ')}`;
 }
 
-/** The created line, and the next step when there is one. */
-export function closingLines(tx: TransactionView, context: NextStepContext): string {
+/**
+ * The created line, and the next step when there is one: on one line each, or (given a terminal's width)
+ * each command on lines of its own that fit it, as the receipt shows them.
+ */
+export async function closingLines(tx: TransactionView, context: NextStepContext, columns?: number): Promise<string> {
+  if (columns !== undefined && columns > 0) {
+    const { stepLines } = await import('./receipt.js');
+    const next = nextSteps(tx, context);
+    return [createdLine(tx), ...(next.length === 0 ? [] : ['Next:', ...next.flatMap((step) => stepLines(step, columns))])].join('\n');
+  }
   const next = nextStepLine(tx, context);
   return next === undefined ? createdLine(tx) : `${createdLine(tx)}\n${next}`;
 }

@@ -55,3 +55,26 @@ export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = pr
   if (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0) return stream.columns;
   return DEFAULT_WIDTH;
 }
+
+/**
+ * A message for a terminal `columns` wide: each line folded at its spaces, a `quoted command` kept
+ * whole (it is to be copied), the lines after the first indented by two. A word wider than the
+ * terminal stays whole on a line of its own, for the terminal to fold. Nothing changes off a terminal.
+ */
+export function foldMessage(text: string, columns: number | undefined): string {
+  if (columns === undefined || columns <= 0) return text;
+  return text.split('\n').map((line) => {
+    if (displayWidth(line) <= columns) return line;
+    const lead = /^\s*/.exec(line)?.[0] ?? '';
+    const out: string[] = [];
+    let current = '';
+    for (const [word] of line.slice(lead.length).matchAll(/(?:`[^`]*`|\S)+/g)) {
+      const next = current === '' ? `${out.length === 0 ? lead : `${lead}  `}${word}` : `${current} ${word}`;
+      if (current !== '' && displayWidth(next) > columns) {
+        out.push(current);
+        current = `${lead}  ${word}`;
+      } else current = next;
+    }
+    return [...out, current].join('\n');
+  }).join('\n');
+}

@@ -65,11 +65,12 @@ export async function createInvoice(flags: CreateFlags): Promise<void> {
     return refuseUnpaid(tx);
   }
   // after the record, before the pix code and QR that end it on a terminal (show.ts): what was created
-  // and what to run next (only pinvoice serve keeps postback events)
+  // and what to run next (only pinvoice serve keeps postback events), folded to a terminal's width
+  const closing = out.json ? '' : await closingLines(tx, context, process.stderr.isTTY ? process.stderr.columns : undefined);
   const afterRecord = () => {
     warnIgnoredFields(out, created.ignoredFields);
     if (answer.replayed) out.message(replayedLine(flags.idempotencyKey));
-    if (!out.json) out.message(closingLines(tx, context));
+    if (!out.json) out.message(closing);
   };
   await show(out, tx, { ...flags, baseUrl: connection.connection.baseUrl, afterRecord }, events);
   refuseUnpaid(tx);
