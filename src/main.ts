@@ -1,5 +1,5 @@
 // The entry point and the one place that exits: parse, run, map any error to its exit code.
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from './commands/commander.js';
 import { InputError } from './base/input-error.js';
 import { CliError, EXIT, usageError } from './cli/errors.js';
 import { ApiRequestError, NetworkError, RedirectError, UnexpectedResponseError } from './client/errors.js';

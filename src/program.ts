@@ -1,6 +1,6 @@
 // The command tree, assembled from the command groups (src/commands/<group>/index.ts), each loaded when a run needs it. Only commander
 // is loaded here: every action imports its handler when it runs, so `--help` and `--version` stay fast.
-import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts } from './commands/commander.js';
 import { EXIT_CODE_HELP } from './cli/errors.js';
 
 type Group = () => Promise<CommandUnknownOpts[]>;

@@ -1,6 +1,6 @@
 // What the command groups share when they declare their commands: option parsers, the connection
 // options, help examples, and the type of a command's flags. Only commander is loaded here.
-import { InvalidArgumentError, Option, type Argument, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option, type Argument, type Command, type OptionValues } from './commander.js';
 
 /**
  * The flags a command declares, inferred from its options (extra-typings), never written twice:

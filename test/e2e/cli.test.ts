@@ -369,9 +369,9 @@ describe('startup', () => {
  * event stream, serve's own answers' readers or any package but commander: each is loaded by what uses it.
  */
 const GET_JSON_MODULES = new Set([
-  '@commander-js/extra-typings',
   'main.js', 'program.js', 'version.js',
-  'commands/options.js',
+  // commander, required (commands/commander.ts): no package goes through the ES-module loader
+  'commands/commander.js', 'commands/options.js',
   'commands/invoice/index.js',
   // invoice's flags offer the status machine's names
   'domain/status.js',

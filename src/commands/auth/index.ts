@@ -1,6 +1,6 @@
 // `pinvoice login`, `logout`, `whoami` (also as `company`): tokens come from a hidden prompt, stdin or
 // a file, never a flag. Each action imports its handler when it runs, so --help loads none of them.
-import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts } from '../commander.js';
 import { apiCommand, connectionOptions, examples, requestTimeout, withConnection, withYes, type FlagsOf } from '../options.js';
 
 const loginCommand = () =>

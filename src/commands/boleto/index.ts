@@ -1,6 +1,6 @@
 // `pinvoice boleto decode`: what a bank boleto's typeable line or barcode says, and whether its check
 // digits match. The action imports its handler when it runs, so --help loads none.
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { examples, type FlagsOf } from '../options.js';
 
 const decodeCommand = () =>

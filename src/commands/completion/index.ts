@@ -1,5 +1,5 @@
 // `pinvoice completion bash|zsh|fish`: completion scripts generated from the command tree.
-import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Argument, Command, type CommandUnknownOpts } from '../commander.js';
 import { examples } from '../options.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,7 +1,7 @@
 // `pinvoice completion bash|zsh|fish`: completion scripts generated from the command tree, so they
 // cannot fall behind it (completions/ holds the generated files; a test fails when they drift). The
 // tree is given, never imported: program.ts imports the completion command, not the other way round.
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts } from '../commander.js';
 import { usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { bashScript } from './bash.js';

@@ -1,7 +1,7 @@
 // The command tree as the completion scripts see it: each command's path, subcommands, flags and
 // positional arguments, and what completes each value, all read from commander's own declarations
 // (choices, the `<path>` value name, the marks of options.ts' `completes`), so no list is kept twice.
-import type { Argument, CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import type { Argument, CommandUnknownOpts, Option } from '../commander.js';
 import { collect, completionHint } from '../options.js';
 
 /** What a shell offers for a value: words (several, comma-separated, when `commaSeparated`), file names, profile names, or nothing. */

@@ -1,6 +1,6 @@
 // `pinvoice dashboard`: the sandbox dashboard of `pinvoice serve`, signed in as the profile's token by a
 // one-time link, opened in the browser. The action imports its handler when it runs.
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { apiCommand, examples, type FlagsOf } from '../options.js';
 
 const dashboardCommand = () =>

@@ -1,5 +1,5 @@
 // `pinvoice events list|resend`: the postback events of a charge and their deliveries.
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { apiCommand, examples, type FlagsOf } from '../options.js';
 
 const listCommand = () =>

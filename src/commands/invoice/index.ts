@@ -1,6 +1,6 @@
 // `pinvoice invoice get|create|refund|3ds|open`: issue and inspect charges. Each action imports its
 // handler when it runs, so --help loads none of them.
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command, Option } from '../commander.js';
 import { METHODS, STATUSES } from '../../domain/status.js';
 import { apiCommand, collect, completes, examples, positiveSeconds, wholeNumber, withConnection, withQr, withTokenFile, withYes, type FlagsOf } from '../options.js';
 

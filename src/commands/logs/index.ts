@@ -2,7 +2,7 @@
 // the sandbox received with the company's tokens and every postback attempt it sent, redacted by the
 // server before it kept them. Filters are checked here, before any request. Each action imports its
 // handler when it runs.
-import { Argument, Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
+import { Argument, Command, InvalidArgumentError, Option, type OptionValues } from '../commander.js';
 import type { Direction } from '../../api/journal.js';
 import { apiCommand, completes, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
 

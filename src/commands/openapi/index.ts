@@ -1,5 +1,5 @@
 // `pinvoice openapi`: the OpenAPI document, generated from the operation table.
-import { Command } from '@commander-js/extra-typings';
+import { Command } from '../commander.js';
 import { examples } from '../options.js';
 
 export function openapiGroup() {

@@ -1,7 +1,7 @@
 // `pinvoice pix`: what a pix copy-and-paste code says and whether it keeps the Banco Central's rules
 // (decode), what its location answers and whether that holds (verify), and paying it as a payer's
 // bank would (pay, sandbox). Each action imports its handler when it runs, so --help loads none.
-import { Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
+import { Command, InvalidArgumentError, Option, type OptionValues } from '../commander.js';
 import { apiCommand, examples, positiveSeconds, withYes, type FlagsOf } from '../options.js';
 
 const decodeCommand = () =>

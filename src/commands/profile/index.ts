@@ -1,5 +1,5 @@
 // `pinvoice profile list|use`: the stored profiles, tokens shown masked, never whole.
-import { Argument, Command, Option } from '@commander-js/extra-typings';
+import { Argument, Command, Option } from '../commander.js';
 import { completes, examples, type FlagsOf } from '../options.js';
 
 const listCommand = () =>

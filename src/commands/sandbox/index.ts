@@ -1,7 +1,7 @@
 // `pinvoice sandbox …`, on `pinvoice serve` only: drive a charge through its life (pay, expire, cancel,
 // chargeback; the domain's sandbox actions, the same list the API and server use), move the company's
 // clock, inject postback faults, choose the key of X-Webhook-Signature, list the magic values. Each action imports its handler when it runs.
-import { Argument, Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { Argument, Command, InvalidArgumentError, Option } from '../commander.js';
 import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../../domain/status.js';
 import { apiCommand, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
 

@@ -1,6 +1,6 @@
 // `pinvoice serve` and `pinvoice serve company add|list`: the local server, and its companies on the
 // database file. Each action imports its handler when it runs (the server's modules are heavy).
-import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { Command, InvalidArgumentError, Option } from '../commander.js';
 import { DEFAULT_DURABILITY, MAX_PUBLIC_HOST, POSTBACK_DEFAULTS, SEEDED_START, SERVER_DEFAULTS } from '../../server/config.js';
 import { days, examples, isoTime, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
 

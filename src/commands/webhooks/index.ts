@@ -1,6 +1,6 @@
 // `pinvoice webhooks listen|verify|secret`: receive, check and inspect postbacks. Each action imports
 // its handler when it runs, so --help loads none of them.
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command, Option } from '../commander.js';
 import { apiCommand, examples, port, positiveSeconds, wholeNumber, withConnection, withTokenFile, type FlagsOf } from '../options.js';
 
 const SECRET_HELP = 'file holding the webhook secret; - reads stdin (default: $PINVOICE_WEBHOOK_SECRET, else asked of the profile’s server)';
