@@ -9,10 +9,7 @@ import { commandFor, createdLine, nextSteps, shellWord, type NextStepContext, ty
 import type { Receipt, ReceiptPayment } from './receipt.js';
 import { safeData, safeText } from './safe-text.js';
 import { fromNow } from './time.js';
-import { maskedCard, pixPayable } from './transaction-payment.js';
-
-/** "12 (INV-20261122-000012-4821)", or whichever of the two the record has. */
-const chargeName = (tx: TransactionView) => (tx.id !== undefined && tx.secureId !== undefined ? `${tx.id} (${tx.secureId})` : (tx.id ?? tx.secureId ?? ''));
+import { chargeName, maskedCard, pixPayable } from './transaction-payment.js';
 
 const wholeRecord = (tx: TransactionView, context: NextStepContext): Step[] =>
   tx.ref === undefined ? [] : [{ command: commandFor('get', tx.ref, context), note: 'the whole record' }];

@@ -93,6 +93,7 @@ export function shouldUseColour({ isTTY, env, flag }: ColourContext): boolean {
   return isTTY === true;
 }
 
+/** Which of the terminal's two colours is the lighter: its background (light) or its text (dark). */
 export type QrTheme = 'dark' | 'light';
 
 /**

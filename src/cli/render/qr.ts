@@ -7,6 +7,7 @@
 // ones on a light theme, the light ones and the quiet zone on a dark theme.
 import { createRequire } from 'node:module';
 import type { QRCode } from 'qrcode';
+import type { QrTheme } from './colour.js';
 
 /**
  * Error correction L (7 % of the symbol restorable): our pix codes are 150 to 200 characters, and only
@@ -30,9 +31,6 @@ const UPPER_HALF = '\u2580';
 const LOWER_HALF = '\u2584';
 const FULL_BLOCK = '\u2588';
 
-/** Which of the terminal's two colours is the lighter: its background (light) or its text (dark). */
-export type QrTheme = 'dark' | 'light';
-export const QR_THEMES: readonly QrTheme[] = ['dark', 'light'];
 
 export interface QrStyle {
   /** cells in explicit black and white (escape codes); false: the terminal's own colours, no escape at all */

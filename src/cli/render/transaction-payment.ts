@@ -62,7 +62,7 @@ export function unpayableNote(tx: TransactionView): string | undefined {
 }
 
 /** "12 (INV-20261122-000012-4821)", or whichever of the two the record has. */
-const chargeName = (tx: TransactionView) => (tx.id !== undefined && tx.secureId !== undefined ? `${tx.id} (${tx.secureId})` : (tx.id ?? tx.secureId ?? ''));
+export const chargeName = (tx: TransactionView) => (tx.id !== undefined && tx.secureId !== undefined ? `${tx.id} (${tx.secureId})` : (tx.id ?? tx.secureId ?? ''));
 
 /** "R$ 19,90 · expires 2026-11-25 20:38:17 -03:00 (in 59 min)": what the payer of a pending charge pays, and by when. */
 function payableLine(tx: TransactionView): string {

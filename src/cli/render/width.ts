@@ -56,6 +56,13 @@ export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = pr
   return DEFAULT_WIDTH;
 }
 
+/** The terminal's height: LINES when it is set to a number (as COLUMNS sets the width), else the terminal's, else 24. */
+export function terminalHeight(stream: { isTTY?: boolean; rows?: number } = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
+  const override = env.LINES?.trim() ?? '';
+  if (/^\d+$/.test(override) && Number(override) > 0) return Number(override);
+  return stream.isTTY === true && typeof stream.rows === 'number' && stream.rows > 0 ? stream.rows : 24;
+}
+
 /**
  * A message for a terminal `columns` wide: each line folded at its spaces, a `quoted command` kept
  * whole (it is to be copied), the lines after the first indented by two. A word wider than the

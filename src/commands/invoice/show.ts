@@ -33,13 +33,6 @@ async function wantsQr(out: Output, tx: TransactionView, asked: boolean | undefi
   return asked === true || (out.stdoutIsTTY && tx.status === 'pending');
 }
 
-/** The terminal's height: LINES when it is set to a number (as COLUMNS sets the width), else the terminal's, else 24. */
-function terminalRows(): number {
-  const override = process.env.LINES?.trim() ?? '';
-  if (/^\d+$/.test(override) && Number(override) > 0) return Number(override);
-  return process.stdout.isTTY === true && process.stdout.rows > 0 ? process.stdout.rows : 24;
-}
-
 /** The QR of a charge's pix code, as lines (see wantsQr), saying so when the terminal is too small to show it whole. */
 export async function pixQr(out: Output, tx: TransactionView, asked: boolean | undefined): Promise<string[] | undefined> {
   if (tx.pix === undefined || !(await wantsQr(out, tx, asked))) return undefined;
@@ -62,7 +55,7 @@ export const wantsReceipt = (out: Output, flags: { full?: boolean | undefined })
  * the QR is drawn whole and the prompt will scroll its top away, which the user is told first.
  */
 export async function showReceipt(out: Output, tx: TransactionView, receipt: Receipt, asked: boolean | undefined): Promise<void> {
-  const [{ layoutReceipt }, { terminalWidth }, { drawQr }] = await Promise.all([
+  const [{ layoutReceipt }, { terminalHeight, terminalWidth }, { drawQr }] = await Promise.all([
     import('../../cli/render/receipt.js'), import('../../cli/render/width.js'), import('../../cli/render/qr.js'),
   ]);
   const code = tx.pix?.code;
@@ -73,7 +66,7 @@ export async function showReceipt(out: Output, tx: TransactionView, receipt: Rec
     drawn = drawing.lines;
     return drawing;
   };
-  const screen = { columns: terminalWidth(), rows: terminalRows() };
+  const screen = { columns: terminalWidth(), rows: terminalHeight() };
   const lines = layoutReceipt(receipt, screen, qr);
   if (drawn.length >= screen.rows && out.stdoutIsTTY) {
     const { invocation } = await import('../../cli/invocation.js');
