@@ -92,8 +92,8 @@ async function listening(container: Container): Promise<void> {
 }
 
 /** Runs fn against a started server, which is stopped afterwards (by `signal`) whatever fn did. */
-async function withServer(fn: (server: Container) => Promise<void>, command?: string[], signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  const server = start(command);
+async function withServer(fn: (server: Container) => Promise<void>, command?: string[], signal: NodeJS.Signals = 'SIGKILL', env: string[] = []): Promise<void> {
+  const server = start(command, env);
   try {
     await listening(server);
     await fn(server);
@@ -306,17 +306,18 @@ describe('serve in the image', () => {
     }
   }, 60_000);
 
-  it('writes the token with --write-env to a mounted path, owner-only', async () => {
+  it('takes its token from PINVOICE_SERVE_TOKEN (as a CI service is given it) and writes it with --write-env to a mounted path, owner-only', async () => {
     const fresh = join(volume, 'fresh');
     mkdirSync(fresh);
     chownSync(fresh, uid, gid);
+    const fixed = 'pinv_test_container_ci_0123456789';
     const command = [...config.Entrypoint, 'serve', '--host', '0.0.0.0', '--db', '/data/fresh/pinvoice.db', '--write-env', '/data/fresh/pinvoice.env'];
     await withServer(async () => {
       const env = readFileSync(join(fresh, 'pinvoice.env'), 'utf8');
-      const written = /^PINVOICE_TOKEN=(\S+)$/m.exec(env)?.[1];
-      expect(written).toMatch(/^'?pinv_/);
+      expect(/^PINVOICE_TOKEN='?([^'\s]+)'?$/m.exec(env)?.[1]).toBe(fixed);
       expect(statSync(join(fresh, 'pinvoice.env')).mode & 0o077).toBe(0);
       expect(env).toMatch(/^PINVOICE_BASE_URL=/m);
-    }, command, 'SIGTERM');
+      expect((await api('/api/v2/company', fixed)).status).toBe(200);
+    }, command, 'SIGTERM', [`PINVOICE_SERVE_TOKEN=${fixed}`]);
   }, 60_000);
 });
