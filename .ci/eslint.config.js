@@ -12,6 +12,7 @@ const ENGINE_FOLDERS = { regex: 'store/(sqlite|postgres)/', message: 'Above the 
 const NOT_PROGRAM = { regex: '(^|/)(program|main)\\.js$', message: 'Only src/main.ts loads the program; nothing below it imports program or main.' };
 const CLI_NOT_COMMANDS = { regex: '(^|/)commands/', message: 'src/cli serves the commands and never imports them: move what both need below (src/client, src/domain, src/base).' };
 const BELOW_CLI = { regex: '(^|/)(cli|commands|server|testing)/', message: 'src/client, src/api and src/domain never import the CLI, the commands, the server or pinvoice/testing.' };
+const TESTING_NOT_CLI = { regex: '(^|/)(cli|commands)/', message: 'pinvoice/testing is a library beside the CLI: it never imports src/cli or src/commands (what both need goes below).' };
 const API_DOMAIN_ONLY = { regex: '^\\.\\./(?!(api|domain)/)', message: 'src/api and src/domain import nothing of ours but each other.' };
 /**
  * no-restricted-imports for static imports and exports, and the same patterns for `import()` (the lazy
@@ -64,6 +65,10 @@ export default tseslint.config(
   {
     files: ['src/client/**/*.ts'],
     rules: restrict([ENGINE_FOLDERS, NOT_PROGRAM, BELOW_CLI]),
+  },
+  {
+    files: ['src/testing/**/*.ts'],
+    rules: restrict([ENGINE_FOLDERS, NOT_PROGRAM, TESTING_NOT_CLI]),
   },
   {
     files: ['src/api/**/*.ts', 'src/domain/**/*.ts'],

@@ -4,7 +4,7 @@
 import type { ChaosRule, SandboxClock } from '../api/sandbox.js';
 import type { Enterprise, Transaction } from '../api/schemas.js';
 import { createClient } from '../client/index.js';
-import { parseDuration } from '../cli/duration.js';
+import { parseDuration } from '../base/duration.js';
 import type { SandboxAction } from '../domain/status.js';
 import type { ChaosControl, ClockControl, CreatedInvoice, SandboxApi } from './types.js';
 

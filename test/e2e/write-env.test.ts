@@ -102,7 +102,7 @@ describe('serve --write-env', () => {
     } finally {
       await fixed.stop();
     }
-  });
+  }, 60_000); // three starts of serve, one after the other: on PostgreSQL under a full run's load one took 20 s
 
   it.each([
     [['--write-env', '/nonexistent-folder/ci.env'], '--write-env /nonexistent-folder/ci.env: the folder /nonexistent-folder does not exist'],

@@ -2,7 +2,7 @@
 import type { ClockView } from '../../client/read/serve-answers.js';
 import { connect } from '../../cli/context.js';
 import { spokenSeconds } from '../../base/spoken-duration.js';
-import { parseDuration } from '../../cli/duration.js';
+import { parseDuration } from '../../base/duration.js';
 import { usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { dateTime, DASH } from '../../cli/render/format.js';
