@@ -6,11 +6,11 @@
 // mount) and PINVOICE_IMAGE naming the image; run by `npm run test:container`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { createConnection, type AddressInfo } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort, eventually, startReceiver } from '../support/receiver.js';
 
 const IMAGE = process.env.PINVOICE_IMAGE ?? '';
 const PORT = 4010;
@@ -74,21 +74,11 @@ function start(command: string[] = [...config.Entrypoint, ...config.Cmd], extraE
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function listening(container: Container): Promise<void> {
-  await until('the "listening on" line', () => {
+  await eventually(() => {
     if (container.child.exitCode !== null) throw new Error(`serve exited ${container.child.exitCode}: ${container.stderr()}`);
-    return /^listening on /m.test(container.stdout()) ? true : undefined;
-  });
+    return /^listening on /m.test(container.stdout());
+  }, 20_000, 'the "listening on" line');
 }
 
 /** Runs fn against a started server, which is stopped afterwards (by `signal`) whatever fn did. */
@@ -264,10 +254,7 @@ describe('serve in the image', () => {
 
   it('leaves a postback it could not deliver for the next start, which delivers it', async () => {
     // a receiver's port, closed while the first server runs: its attempt fails and is retried later
-    const receiver = createServer();
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const port = (receiver.address() as AddressInfo).port;
-    await new Promise((resolve) => receiver.close(resolve));
+    const port = await closedPort();
     const flags = ['--postback-base-delay', '2000'];
     const first = start([...config.Entrypoint, ...config.Cmd, ...flags]);
     let id = 0;
@@ -277,32 +264,20 @@ describe('serve in the image', () => {
       expect(created.status).toBe(200);
       id = (created.body.data as { id: number }).id;
       expect((await api(`/api/v2/sandbox/invoices/${id}/pay`, token, { method: 'POST', body: {} })).status).toBe(200);
-      await until('the first, failed attempt', async () => {
-        const { body } = await api(`/api/v2/invoices/${id}/events`, token);
-        return /connection refused/.test(JSON.stringify(body)) ? true : undefined;
-      });
+      await eventually(async () => /connection refused/.test(JSON.stringify((await api(`/api/v2/invoices/${id}/events`, token)).body)), 20_000, 'the first, failed attempt');
     } finally {
       first.child.kill('SIGTERM');
     }
     expect((await first.exited).code).toBe(0);
 
-    const received: string[] = [];
-    receiver.on('request', (request, response) => {
-      let text = '';
-      request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      request.on('end', () => {
-        received.push(text);
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+    const receiver = await startReceiver(() => 200, port);
     try {
       await withServer(async () => {
-        const delivered = await until('the postback, delivered by the second start', () => received.find((text) => text.includes('invoice.paid')));
-        expect(JSON.parse(delivered)).toMatchObject({ event: 'invoice.paid' });
+        const delivered = await eventually(() => receiver.received.find((entry) => entry.json?.event === 'invoice.paid'), 20_000, 'the postback, delivered by the second start');
+        expect(delivered.json).toMatchObject({ event: 'invoice.paid' });
       }, [...config.Entrypoint, ...config.Cmd, ...flags], 'SIGTERM');
     } finally {
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     }
   }, 60_000);
 

@@ -31,7 +31,6 @@ const UPPER_HALF = '\u2580';
 const LOWER_HALF = '\u2584';
 const FULL_BLOCK = '\u2588';
 
-
 export interface QrStyle {
   /** cells in explicit black and white (escape codes); false: the terminal's own colours, no escape at all */
   colour: boolean;
