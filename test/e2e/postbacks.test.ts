@@ -218,12 +218,17 @@ describe('events list and resend', () => {
   });
 });
 
+// The kill may land while an attempt is under way: that event's claim then runs out first (the
+// postback timeout plus 5 s, docs/api.md "Several processes"), so these servers cut a receiver off
+// after 1 s and a claim lasts 6 s.
+const LEASE_MS = 1000 + 5000;
+
 describe('a server killed while retries are due', () => {
   it('delivers everything after a restart on the same file, each event to its own URL', async () => {
     const db = join(work, 'kill.db');
     const home = tempHome();
     const [portA, portB] = [await closedPort(), await closedPort()];
-    const args = ['--port', '0', '--db', db, '--token', TOKEN, '--postback-attempts', '8', '--postback-base-delay', '300'];
+    const args = ['--port', '0', '--db', db, '--token', TOKEN, '--postback-attempts', '8', '--postback-base-delay', '300', '--postback-timeout', '1000'];
     const first = await serve(args, home);
     const base = { ...home, PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: first.url };
     const a = await createPix(`http://127.0.0.1:${portA}/a`, base);
@@ -253,5 +258,41 @@ describe('a server killed while retries are due', () => {
       await receiverA.close();
       await receiverB.close();
     }
-  });
+  }, 30_000);
+
+  it('sends an event cut off in flight once its claim has run out, and counts the lost attempt nowhere', async () => {
+    const db = join(work, 'kill-in-flight.db');
+    const home = tempHome();
+    const arrived: number[] = [];
+    const receiver = await startReceiver((_request, index) => {
+      arrived.push(Date.now());
+      return index === 0 ? 'hang' : 200;
+    });
+    const args = ['--port', '0', '--db', db, '--token', TOKEN, '--postback-timeout', '1000'];
+    const first = await serve(args, home);
+    const base = { ...home, PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: first.url };
+    const charge = await createPix(receiver.url, base);
+    await receiver.waitFor(1);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await serve(args, home);
+    try {
+      await receiver.waitFor(2, LEASE_MS + 10_000);
+      // not before the claim ran out: sent at once, it could be a second delivery of an attempt still under way elsewhere
+      expect(arrived[1]! - arrived[0]!).toBeGreaterThan(LEASE_MS - 1000);
+      expect(receiver.received.map((got) => [got.json.event, got.json.event_id])).toEqual([
+        ['invoice.created', receiver.received[0]!.json.event_id],
+        ['invoice.created', receiver.received[0]!.json.event_id],
+      ]);
+      const after = { ...base, PINVOICE_BASE_URL: second.url };
+      const events = await eventually(async () => {
+        const got = json((await run(['events', 'list', charge.secureId, '--json'], { env: after })).stdout);
+        return got[0].state === 'delivered' && got;
+      }, 10_000, 'the event to be delivered');
+      expect(events[0].attempts.map((attempt: any) => attempt.status_code)).toEqual([200]);
+    } finally {
+      await second.stop();
+      await receiver.close();
+    }
+  }, 30_000);
 });
