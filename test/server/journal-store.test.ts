@@ -156,6 +156,49 @@ describe('the journal store', () => {
   });
 });
 
+describe.skipIf(ENGINE !== 'sqlite')('a batch’s bodies in the journal file', () => {
+  it('are kept deflated from 1 KiB (a sixteenth of the bytes for creates), and bodies kept as text before are read as they are', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-deflate-'));
+    try {
+      const db = join(dir, 'p.db');
+      const request = '{"method":"pix","total_price_cents":1990,"payer":{"name":"Conceição 😀"}}';
+      const answer = (id: number) => `{"data":{"id":${id},"status":"pending","items":${JSON.stringify(Array.from({ length: 20 }, (_, k) => ({ name: `Camiseta ${k}`, quantity: 1, unit_price: 1990 })))}}}`;
+      const store = openStore(db);
+      try {
+        await store.journal.append([1, 2, 3].map((id) => entry(1, '/api/v2/invoices', { method: 'POST', request_body: request, response_body: answer(id) })), 100);
+        await store.journal.append([entry(1, '/small', { request_body: '{"a":1}', response_body: '{"ok":true}' })], 100);
+      } finally {
+        await store.close();
+      }
+      const file = new Database(`${db}-requests`);
+      const kept = file.prepare('SELECT last_id, typeof(bodies) AS kind, length(bodies) AS bytes FROM journal_batches ORDER BY last_id').all() as { last_id: number; kind: string; bytes: number }[];
+      const text = 3 * (request.length + answer(1).length);
+      expect(kept.map((row) => row.kind)).toEqual(['blob', 'text']);
+      expect(kept[0]!.bytes).toBeLessThan(text / 4);
+      // a batch kept by the pinvoice before, its bodies as text (each named by its length + 1)
+      file.prepare('INSERT INTO journal_batches (last_id, company_id, first_id, entries, bodies) VALUES (5, 1, 5, ?, ?)').run(JSON.stringify([[1, 1000, 1005, 'in', 'POST', '/old', 201, null, 2.5, 10, 11, '{}', null]]), '{"old":1}{"kept":1}');
+      file.exec('UPDATE journal_state SET entries = entries + 1; UPDATE journal_seq SET last_id = 5');
+      file.close();
+      const again = openStore(db);
+      try {
+        const rows = await again.journal.list(1, {}, 0, 10);
+        expect(rows.map((row) => [row.path, row.request_body, row.response_body])).toEqual([
+          ['/api/v2/invoices', request, answer(1)],
+          ['/api/v2/invoices', request, answer(2)],
+          ['/api/v2/invoices', request, answer(3)],
+          ['/small', '{"a":1}', '{"ok":true}'],
+          ['/old', '{"old":1}', '{"kept":1}'],
+        ]);
+        expect((await again.journal.get(1, rows[1]!.id))?.response_body).toBe(answer(2));
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(ENGINE !== 'sqlite')('a journal file of the second form (bodies inside the batch’s JSON)', () => {
   it('is read as it was, and goes on with the bodies beside', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-v2-'));

@@ -51,6 +51,36 @@ describe('redaction', () => {
     expect(redactedJson(plain)).toBe(JSON.stringify(plain));
     expect(redactedJson({ Card: { number: 'not digits at all' } })).not.toContain('not digits at all');
     expect(redactedJson({ note: 'card 4111-1111-1111-1111' })).not.toContain('1111-1111-1111');
+    // a phone with its country code is a run of 13 digits: kept as it is unless it passes the Luhn check
+    expect(redactedJson({ payer: { phone: '+5511999998888' } })).toBe('{"payer":{"phone":"+5511999998888"}}');
+    expect(redactedJson({ payer: { phone: '+5511999998884' } })).toBe('{"payer":{"phone":"+551199***8884"}}');
+  });
+
+  it('writes what redactValue writes for any body (random bodies of digit runs, names and nesting)', () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const digits = (n: number) => Array.from({ length: n }, () => next(10)).join('');
+    const names = ['number', 'card', 'Card', 'cvv', 'phone', 'note', 'token', 'payer', 'items', 'cpf_cnpj', 'x'];
+    const leaf = (): unknown => {
+      const k = next(6);
+      if (k === 0) return digits(12 + next(9));
+      if (k === 1) return `${digits(4)} ${digits(4)}-${digits(4)} ${digits(4)}`;
+      if (k === 2) return Number(digits(1 + next(16)));
+      if (k === 3) return `ref ${digits(13 + next(7))} end`;
+      return k === 4 ? null : 'text';
+    };
+    const value = (depth: number): unknown => {
+      if (depth === 0 || next(3) === 0) return leaf();
+      if (next(4) === 0) return Array.from({ length: next(4) }, () => value(depth - 1));
+      return Object.fromEntries(Array.from({ length: 1 + next(4) }, () => [names[next(names.length)], value(depth - 1)]));
+    };
+    for (let i = 0; i < 2000; i++) {
+      const body = value(4);
+      expect(redactedJson(body)).toBe(JSON.stringify(redactValue(body)));
+    }
   });
 
   it('replaces secret values in an answer, and cuts a text above the cap, marked', () => {

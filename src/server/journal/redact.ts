@@ -57,17 +57,28 @@ export function redactValue(value: unknown, key = '', parent = ''): unknown {
 }
 
 /**
- * What may need redacting in a value's JSON text: a run of digits as long as a card number's, or a member
- * named as a security code, a secret or a card (whose `number` is masked whatever it holds; an address's
- * `number` is not). JSON.stringify writes names and digits as they are (no escapes), so a text without
- * any of these is its own redaction.
+ * What may need redacting in a value's JSON text: a member named as a security code, a secret or a card
+ * (whose `number` is masked whatever it holds; an address's `number` is not), or a card number (a run
+ * of digits that passes the Luhn check). JSON.stringify writes names, digits, spaces and dashes as they
+ * are (no escapes), and every run of a string or number in the value is a run of the text, so a text
+ * without any of these is its own redaction. A run that is not a card number (a phone with its country
+ * code: 13 digits) does not send the body through redactValue.
  */
-const MAY_HOLD = new RegExp(`${DIGIT_RUN.source}|"(?:${[...REMOVED, ...SECRET, 'card'].join('|')})"\\s*:`, 'i');
+const NAMED = new RegExp(`"(?:${[...REMOVED, ...SECRET, 'card'].join('|')})"\\s*:`, 'i');
+
+function holdsCardNumber(text: string): boolean {
+  if (!/\d{4}/.test(text)) return false;
+  for (const [run] of text.matchAll(DIGIT_RUN)) {
+    const digits = run.replace(/[ -]/g, '');
+    if (digits.length >= 13 && luhn(digits)) return true;
+  }
+  return false;
+}
 
 /** A value's JSON text, redacted as redactValue does; made once when there is nothing to redact. */
 export function redactedJson(value: unknown): string {
   const text = JSON.stringify(value);
-  return MAY_HOLD.test(text) ? JSON.stringify(redactValue(value)) : text;
+  return NAMED.test(text) || holdsCardNumber(text) ? JSON.stringify(redactValue(value)) : text;
 }
 
 /** An answer's JSON text with secrets' values replaced (the webhook secret's own endpoint, a token). */
