@@ -188,6 +188,12 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     listening ??= (async () => {
       gate();
       const client = await pool.connect();
+      if (closed) {
+        // the store was closed while this connection was on its way (a start that could not listen):
+        // given back, or the pool's end would wait for it, and the process with it, for ever
+        client.release();
+        return;
+      }
       const lost = () => {
         if (listener !== client) return;
         listener = undefined;
