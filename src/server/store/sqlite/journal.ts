@@ -28,10 +28,10 @@ import type { Db } from './database.js';
  * named in the JSON by its length (keptAside): a body is JSON text, full of quotes, and escaping it
  * into the batch's JSON cost more than writing it (a create's entry: 28 → 16 CPU-µs). Bodies of
  * DEFLATE_FROM characters and more are kept deflated (a BLOB; older rows hold TEXT, read as they are):
- * a batch of creates' bodies (their requests and the records answered) is a sixteenth of its size
- * deflated, and SQLite's work on a batch (its pages written, read back by a checkpoint, followed again
- * when the window drops it) grows with its bytes: deflating costs the writer's thread less than the
- * pages it saves, and the file is a sixteenth of the size.
+ * a batch of creates' bodies (their requests and the records answered) deflates to a sixteenth, so a
+ * journal of creates writes a sixteenth of the bytes to the disk the charges' commits share, and its
+ * file is a seventh of the size (10,000 creates: 37.8 → 5.3 MB). The writer's thread pays about what
+ * the pages saved had cost it (a create's entry: 66 → 68–70 CPU-µs), and a list reads as fast.
  */
 const JOURNAL_VERSION = 3;
 export const JOURNAL_SCHEMA = `
