@@ -6,6 +6,8 @@
 // that differed, companies are apart, eviction is counted, and two nodes of one database share one journal.
 import { readFileSync, existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../support/cli.js';
@@ -21,9 +23,23 @@ const cardBody = () => pixBody({
   card: { number: CARD, first_name: 'Fulano', last_name: 'de Tal', month: '12', year: '2030', security_code: CODE, installment: 1 },
 });
 
-/** Everything the database holds, as text: the file and its log (SQLite), or every table's rows (PostgreSQL). */
+/**
+ * Everything the database holds, as text: on SQLite the files' bytes (the database, the journal's
+ * `-requests` file, their logs) and the journal's rows, its deflated bodies inflated; on PostgreSQL
+ * every table's rows.
+ */
 async function databaseText(db: string): Promise<string> {
-  if (ENGINE !== 'postgres') return [db, `${db}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('latin1')).join('');
+  if (ENGINE !== 'postgres') {
+    const files = [db, `${db}-wal`, `${db}-requests`, `${db}-requests-wal`].filter(existsSync);
+    const journal = new Database(`${db}-requests`, { readonly: true });
+    try {
+      const rows = journal.prepare('SELECT entries, bodies FROM journal_batches').all() as { entries: string; bodies: string | Buffer | null }[];
+      const bodies = rows.map((row) => `${row.entries}${Buffer.isBuffer(row.bodies) ? inflateRawSync(row.bodies).toString('utf8') : (row.bodies ?? '')}`);
+      return [...files.map((file) => readFileSync(file).toString('latin1')), ...bodies].join('\n');
+    } finally {
+      journal.close();
+    }
+  }
   const client = new pg.Client({ connectionString: db });
   await client.connect();
   try {
@@ -113,7 +129,9 @@ describe(`the journal (${ENGINE})`, () => {
     const paths = (await list(node.url, TOKEN)).body.data.map((entry: any) => entry.path);
     expect(paths).not.toContain('/health');
     expect(paths.some((path: string) => path.startsWith('/api/v2/sandbox/requests'))).toBe(false);
-    const everywhere = [text, JSON.stringify(page.body), JSON.stringify(shown.body), node.stdout(), node.stderr(), await databaseText(db)].join('\n');
+    const stored = await databaseText(db);
+    expect(stored).toContain('411111******1111'); // the journal's bodies are read (deflated on SQLite), kept masked
+    const everywhere = [text, JSON.stringify(page.body), JSON.stringify(shown.body), node.stdout(), node.stderr(), stored].join('\n');
     expect(everywhere).not.toContain(CARD);
     expect(everywhere).not.toContain(TOKEN);
     expect(everywhere).not.toMatch(new RegExp(`"security_code"\\s*:\\s*"?${CODE}`));
