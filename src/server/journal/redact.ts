@@ -24,12 +24,18 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/** A run DIGIT_RUN found, as the card number's digits when it is one. */
+function cardDigits(run: string): string | undefined {
+  const digits = run.replace(/[ -]/g, '');
+  return digits.length >= 13 && luhn(digits) ? digits : undefined;
+}
+
 /** A text with every card number in it masked. */
 export function maskCardNumbers(text: string): string {
   if (!/\d{4}/.test(text)) return text;
   return text.replace(DIGIT_RUN, (run) => {
-    const digits = run.replace(/[ -]/g, '');
-    return digits.length >= 13 && luhn(digits) ? maskCardNumber(digits) : run;
+    const digits = cardDigits(run);
+    return digits === undefined ? run : maskCardNumber(digits);
   });
 }
 
@@ -68,10 +74,7 @@ const NAMED = new RegExp(`"(?:${[...REMOVED, ...SECRET, 'card'].join('|')})"\\s*
 
 function holdsCardNumber(text: string): boolean {
   if (!/\d{4}/.test(text)) return false;
-  for (const [run] of text.matchAll(DIGIT_RUN)) {
-    const digits = run.replace(/[ -]/g, '');
-    if (digits.length >= 13 && luhn(digits)) return true;
-  }
+  for (const [run] of text.matchAll(DIGIT_RUN)) if (cardDigits(run) !== undefined) return true;
   return false;
 }
 
