@@ -1,10 +1,10 @@
 // The inspector's pieces that decide what is kept and what matches: redaction, problem pointers, the
-// pattern matcher and its near misses, and the recorder's handling of a store that fails.
-import { describe, expect, it } from 'vitest';
+// pattern matcher and its near misses, and the recorder's batches and its handling of a store that fails.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JournalEntry } from '../../src/api/journal.js';
 import { pathMatcher } from '../../src/base/glob.js';
 import { differences, find } from '../../src/server/journal/match.js';
-import { createRecorder } from '../../src/server/journal/recorder.js';
+import { createRecorder, FLUSH_MS, SOON_MS } from '../../src/server/journal/recorder.js';
 import { capped, maskCardNumbers, pointer, redactedJson, redactSecretText, redactValue } from '../../src/server/journal/redact.js';
 import { StoreFault } from '../../src/server/store/faults.js';
 import type { NewJournalEntry, Store } from '../../src/server/store/port.js';
@@ -179,6 +179,48 @@ describe('the recorder', () => {
     expect(calls[0]?.entries).toHaveLength(1);
     expect(calls[0]?.lost).toEqual(new Map([[7, 2]]));
     await recorder.close();
+  });
+
+  describe('when a batch goes', () => {
+    afterEach(() => void vi.useRealTimers());
+    /** The recorder on a store that takes every batch, and what it was given after `ms` more. */
+    function timed() {
+      vi.useFakeTimers();
+      const { store, calls, heal } = storeThat(() => new Error('never'));
+      heal();
+      const recorder = createRecorder(store, 10, () => undefined);
+      const written = async (ms: number) => {
+        await vi.advanceTimersByTimeAsync(ms);
+        return calls.reduce((n, call) => n + call.entries.length, 0);
+      };
+      return { recorder, written };
+    }
+
+    it('writes a change with the next batch, 100 ms after the first entry, while nobody listens', async () => {
+      const { recorder, written } = timed();
+      recorder.record(newEntry(1), true);
+      expect(await written(FLUSH_MS - 1)).toBe(0);
+      expect(await written(1)).toBe(1);
+      await recorder.close();
+    });
+
+    it('writes a change within 10 ms while somebody listens, and at once a change that came before they listened', async () => {
+      const { recorder, written } = timed();
+      const heard: number[] = [];
+      const stop = recorder.onWritten((companies) => heard.push(...companies));
+      recorder.record(newEntry(1), true);
+      expect(await written(SOON_MS)).toBe(1);
+      expect(heard).toEqual([1]);
+      recorder.record(newEntry(2));
+      expect(await written(SOON_MS)).toBe(1); // a read's entry waits for its batch, listened to or not
+      expect(await written(FLUSH_MS)).toBe(2);
+      stop();
+      recorder.record(newEntry(3), true);
+      expect(await written(SOON_MS)).toBe(2);
+      recorder.onWritten(() => undefined);
+      expect(await written(SOON_MS)).toBe(3);
+      await recorder.close();
+    });
   });
 
   it('records nothing with a window of 0', async () => {

