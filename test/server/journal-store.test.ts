@@ -116,20 +116,29 @@ describe('the journal store', () => {
   it('reads back whole the entries that repeat the one before (a client polling a charge), from any point of a batch', async () => {
     await journal.clear(a);
     await journal.clear(b);
-    const poll = (company: number, n: number) => entry(company, '/api/v2/invoices/7', { detail: '{"headers":{"user-agent":"shop"}}', request_body: '{"q":1}', duration_ms: n });
-    await journal.append([poll(a, 1), poll(b, 2), poll(a, 3), poll(a, 4), entry(a, '/other'), poll(a, 5), poll(b, 6)], 100);
+    const poll = (company: number, n: number, more: Partial<NewJournalEntry> = {}) => entry(company, '/api/v2/invoices/7', { detail: '{"headers":{"user-agent":"shop"}}', request_body: '{"q":1}', duration_ms: n, ...more });
+    const record = Buffer.from('{"id":7,"status":"pending"}');
+    const given = [poll(a, 1), poll(b, 2), poll(a, 3), poll(a, 4), entry(a, '/other'), poll(a, 5), poll(b, 6), poll(a, 7, { status: 304 }), poll(a, 8, { response_body: record }), poll(a, 9, { response_body: record }), poll(a, 10, { response_body: record, invoice_id: 7 })];
+    await journal.append(given, 100);
     const rows = await journal.list(a, {}, 0, 100);
-    expect(rows.map((row) => [row.path, row.detail, row.request_body, row.duration_ms])).toEqual([
-      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 1],
-      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 3],
-      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 4],
-      ['/other', '{}', null, 1.25],
-      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 5],
+    expect(rows.map((row) => [row.path, row.detail, row.request_body, row.duration_ms, row.status, row.response_body, row.invoice_id])).toEqual([
+      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 1, 200, null, null],
+      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 3, 200, null, null],
+      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 4, 200, null, null],
+      ['/other', '{}', null, 1.25, 200, null, null],
+      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 5, 200, null, null],
+      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 7, 304, null, null],
+      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 8, 200, record.toString(), null],
+      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 9, 200, record.toString(), null],
+      ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', '{"q":1}', 10, 200, record.toString(), 7],
     ]);
+    // each with its own times
+    expect(rows.map((row) => [row.at, row.sandbox_at])).toEqual(given.filter((one) => one.company_id === a).map((one) => [one.at, one.sandbox_at]));
     expect((await journal.list(b, {}, 0, 100)).map((row) => [row.path, row.detail, row.duration_ms])).toEqual([['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', 2], ['/api/v2/invoices/7', '{"headers":{"user-agent":"shop"}}', 6]]);
     for (const row of rows) expect(await journal.get(a, row.id)).toEqual(row);
     expect(await journal.list(a, {}, rows[1]!.id, 2)).toEqual(rows.slice(2, 4));
-    expect(await journal.list(a, { path: '/api/v2/invoices/*', method: 'GET' }, rows[2]!.id, 10)).toEqual([rows[4]]);
+    expect(await journal.list(a, { path: '/api/v2/invoices/*', method: 'GET' }, rows[2]!.id, 10)).toEqual(rows.slice(4));
+    expect(await journal.list(a, { invoiceId: 7 }, 0, 10)).toEqual([rows[8]]);
   });
 
   it('reads back answers, the server’s kept buffers (handed over once) as their text', async () => {
@@ -193,6 +202,31 @@ describe.skipIf(ENGINE !== 'sqlite')('a batch’s bodies in the journal file', (
       } finally {
         await again.close();
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(ENGINE !== 'sqlite')('a batch of polls in the journal file', () => {
+  it('keeps an entry that repeats the one before but for its times as those three numbers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-repeat-'));
+    try {
+      const db = join(dir, 'p.db');
+      const record = Buffer.from('{"id":7,"status":"pending"}');
+      const poll = (n: number) => entry(1, '/api/v2/invoices/7', { duration_ms: n, response_body: record, invoice_id: 7, detail: '{"headers":{"accept":"*/*"}}' });
+      const given = [poll(1), poll(2), poll(3), entry(1, '/other'), poll(4), poll(5)];
+      const store = openStore(db);
+      try {
+        await store.journal.append(given, 100);
+      } finally {
+        await store.close();
+      }
+      const file = new Database(`${db}-requests`, { readonly: true });
+      const kept = JSON.parse((file.prepare('SELECT entries FROM journal_batches').get() as { entries: string }).entries) as unknown[][];
+      file.close();
+      expect(kept.map((row) => row.length)).toEqual([13, 3, 3, 13, 13, 3]);
+      expect(kept[1]).toEqual([given[1]!.at, given[1]!.sandbox_at, 2]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

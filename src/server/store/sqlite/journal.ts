@@ -92,11 +92,22 @@ function makeJournalTables(db: Db): string | undefined {
  * they would be stored for every entry. A path, request body or detail that is the previous entry's of
  * the company in the batch is SAME (a client polling a charge sends the same request again and again).
  */
-export type JournalInsert = [
+export type JournalEntryRow = [
   company_id: number, at: number, sandbox_at: number, direction: NewJournalEntry['direction'], method: string, path: string | Same,
   status: number | null, invoice_id: number | null, duration_ms: number, request_body: string | null | Same, response_body: string | null,
   detail: string | Same, response_ref: string | null,
 ];
+/**
+ * An entry that is the company's entry before it in the batch again but for its times: a client
+ * polling a charge, answered the same kept record with the same status. Four numbers, where a whole
+ * row is thirteen values: the main thread hands the writer a tenth of the values for a batch of polls,
+ * and the writer keeps each as `[at, sandbox_at, duration_ms]` (REPEAT_KEPT).
+ */
+export type JournalRepeat = [company_id: number, at: number, sandbox_at: number, duration_ms: number];
+export type JournalInsert = JournalEntryRow | JournalRepeat;
+/** the length of a repeat as handed over, and as kept in a batch's JSON */
+const REPEAT = 4;
+const REPEAT_KEPT = 3;
 const SAME = 0;
 type Same = typeof SAME;
 const PATH = 5;
@@ -110,15 +121,22 @@ type StoredEntry = [number, number, number, NewJournalEntry['direction'], string
 
 /**
  * The rows of a batch's entries, given in order: each answer kept inline, or (a shared body's) named
- * by the ref `share` gives it; what repeats the company's entry before is SAME.
+ * by the ref `share` gives it; what repeats the company's entry before is SAME, and an entry that
+ * repeats it whole but for its times is a JournalRepeat.
  */
 export function insertRows(entries: readonly NewJournalEntry[], share: (entry: NewJournalEntry) => string | null): JournalInsert[] {
-  const before = new Map<number, NewJournalEntry>();
-  return entries.map((entry) => {
+  const before = new Map<number, { entry: NewJournalEntry; ref: string | null }>();
+  return entries.map((entry): JournalInsert => {
     const ref = share(entry);
+    const previous = before.get(entry.company_id);
+    before.set(entry.company_id, { entry, ref });
+    const last = previous?.entry;
+    if (last && previous.ref === ref && (ref !== null || (last.response_body === null && entry.response_body === null)) && last.path === entry.path
+      && last.status === entry.status && last.invoice_id === entry.invoice_id && last.request_body === entry.request_body && last.detail === entry.detail
+      && last.method === entry.method && last.direction === entry.direction) {
+      return [entry.company_id, entry.at, entry.sandbox_at, entry.duration_ms];
+    }
     const answer = ref === null && entry.response_body !== null ? entry.response_body.toString() : null;
-    const last = before.get(entry.company_id);
-    before.set(entry.company_id, entry);
     return [
       entry.company_id, entry.at, entry.sandbox_at, entry.direction, entry.method, last?.path === entry.path ? SAME : entry.path, entry.status, entry.invoice_id, entry.duration_ms,
       entry.request_body !== null && last?.request_body === entry.request_body ? SAME : entry.request_body, answer, last?.detail === entry.detail ? SAME : entry.detail, ref,
@@ -150,6 +168,7 @@ const unpacked = (kept: string | Buffer | null): string | null => (kept === null
 function batchText(group: JournalInsert[]): [entries: string, bodies: string | Buffer | null] {
   const aside: string[] = [];
   const kept = group.map((row) => {
+    if (row.length === REPEAT) return [row[1], row[2], row[3]];
     const copy: unknown[] = row.slice();
     copy[REQUEST] = keptAside(row[REQUEST], aside);
     copy[ANSWER] = keptAside(row[ANSWER], aside);
@@ -158,7 +177,10 @@ function batchText(group: JournalInsert[]): [entries: string, bodies: string | B
   return [JSON.stringify(kept), aside.length > 0 ? packed(aside.join('')) : null];
 }
 
-/** A batch's entries as kept, each body taken from beside the JSON, each SAME made the value it stands for. */
+/**
+ * A batch's entries as kept, each body taken from beside the JSON, each SAME made the value it stands
+ * for, each repeat the entry before with its own times (a batch's first entry is never one).
+ */
 function readBatch(text: string, kept: string | Buffer | null): StoredEntry[] {
   const entries = JSON.parse(text) as unknown[][];
   const bodies = unpacked(kept);
@@ -170,7 +192,16 @@ function readBatch(text: string, kept: string | Buffer | null): StoredEntry[] {
     return bodies.slice(start, at);
   };
   for (let k = 0; k < entries.length; k++) {
-    const entry = entries[k] as unknown[];
+    let entry = entries[k] as unknown[];
+    if (entry.length === REPEAT_KEPT && k > 0) {
+      const [at, sandboxAt, duration] = entry;
+      entry = (entries[k - 1] as unknown[]).slice();
+      entry[1] = at;
+      entry[2] = sandboxAt;
+      entry[8] = duration;
+      entries[k] = entry;
+      continue;
+    }
     entry[REQUEST] = body(entry[REQUEST]);
     entry[ANSWER] = body(entry[ANSWER]);
     if (k === 0) continue;
@@ -360,6 +391,7 @@ export function createJournalWrites(db: Db): JournalWrites {
       const invoices = new Set<number>();
       const refs = new Set<string>();
       for (const row of group) {
+        if (row.length === REPEAT) continue; // (its charge and answer are the row's before)
         if (row[INVOICE] !== null) invoices.add(row[INVOICE]);
         if (row[REF] !== null) refs.add(row[REF]);
       }
