@@ -244,14 +244,16 @@ function rateLimitOptions(limit: RateLimit) {
  * A request made with a company's token goes into the journal once answered (the journal's own
  * endpoints excepted), redacted (journal/capture.ts); a write's entry is written on the next turn.
  */
-function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: FastifyRequest, answer: Answer, refusal?: ApiError, unrouted = false): void {
+function journalRequest(journal: JournalRecorder, ctx: ServerContext, request: FastifyRequest, answer: Answer, refusal?: ApiError, unrouted = false, routeOp?: Operation): void {
   const access = request.access;
-  const op = request.routeOptions.config?.op;
-  if (journal.keep <= 0 || !access || (!op && !unrouted) || (op && 'inspector' in op && op.inspector)) return;
+  if (journal.keep <= 0 || !access) return;
+  // (a route's handler names its operation: fastify's routeOptions makes an object of a dozen members on every read)
+  const op = routeOp ?? request.routeOptions.config?.op;
+  if ((!op && !unrouted) || (op && 'inspector' in op && op.inspector)) return;
   const durationMs = request.startedAt === undefined ? 0 : performance.now() - request.startedAt;
   journal.record(incomingEntry({
     request, access, status: answer.status, answer: answer.body, secret: op?.id === 'webhookSecret' || op?.id === 'sandboxDashboardLink', record: op !== undefined && answersRecord(op), replayed: answer.replayed,
-    ...(refusal && { error: { code: refusal.code, details: refusal.details } }),
+    error: refusal && { code: refusal.code, details: refusal.details },
     durationMs, wall: Math.round(Date.now() - durationMs), serverNow: ctx.realClock().getTime(),
   }), request.method !== 'GET');
 }
@@ -322,7 +324,7 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, { version,
         // (the content type fastify gives the JSON it serializes itself)
         if (answer.json || body !== answer.body) reply.type('application/json; charset=utf-8');
         reply.send(body);
-        journalRequest(journal, ctx, request, body === answer.body ? answer : { ...answer, body });
+        journalRequest(journal, ctx, request, body === answer.body ? answer : { ...answer, body }, undefined, false, op);
         return reply;
       },
     });

@@ -78,7 +78,7 @@ export interface Incoming {
   record?: boolean;
   replayed?: boolean;
   /** the error's code and problems, when the answer is one */
-  error?: { code: string; details?: ErrorDetail[] };
+  error?: { code: string; details?: ErrorDetail[] | undefined } | undefined;
   durationMs: number;
   /** when it was received, real time (ms) */
   wall: number;
