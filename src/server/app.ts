@@ -2,12 +2,12 @@
 import { performance } from 'node:perf_hooks';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { IGNORED_FIELDS_HEADER } from '../api/ignored-fields.js';
-import { SERVE_HEADER } from '../api/serve-header.js';
 import { ignoredFieldsHeader } from '../api/unknown-fields.js';
 import { OPERATIONS, routerPath, type Operation } from '../api/operations.js';
 import { CreateInvoiceResponse, Transaction } from '../api/schemas.js';
 import { pooledRandomBytes } from '../base/random-pool.js';
 import type { Seed } from '../base/seeded-random.js';
+import { apiHeaders } from './api-headers.js';
 import { createAuthenticator, type Authenticator } from './auth.js';
 import { registerCheckout } from './checkout/routes.js';
 import { registerDashboard } from './dashboard/routes.js';
@@ -68,9 +68,9 @@ export interface AppOptions extends ServerSettings {
   https?: { key: string; cert: string };
 }
 
-/** An error's answer, naming the server as every answer of the API does (Pinvoice-Serve). */
-function send(reply: FastifyReply, error: ApiError, version: string) {
-  return reply.code(error.status).header(SERVE_HEADER, version).headers(error.headers).send(error.body());
+/** An error's answer, with the headers of every answer of the API (apiHeaders: Pinvoice-Serve, no-store, nosniff). */
+function send(reply: FastifyReply, error: ApiError, headers: Readonly<Record<string, string>>) {
+  return reply.code(error.status).headers(headers).headers(error.headers).send(error.body());
 }
 
 /**
@@ -141,6 +141,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   ctx.journal = journal;
   const streams = createStreams();
   const { limits } = config;
+  const headers = apiHeaders(options.version);
   const app = Fastify({
     ...(options.https && { https: options.https }),
     bodyLimit: limits.bodyBytes,
@@ -152,7 +153,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     clientErrorHandler: clientErrorHandler(limits),
-    frameworkErrors: (error, _request, reply) => send(reply, frameworkError(error, limits) ?? new ApiError(400, 'bad_request', error.message), options.version),
+    frameworkErrors: (error, _request, reply) => send(reply, frameworkError(error, limits) ?? new ApiError(400, 'bad_request', error.message), headers),
   });
   app.removeContentTypeParser('text/plain');
   installBodyRules(app, limits);
@@ -167,7 +168,7 @@ export function createApp(options: AppOptions): FastifyInstance {
       return new ApiError(500, 'internal', 'Unexpected server error; it has been logged by the server.');
     };
     const refusal = answer();
-    send(reply, refusal, options.version);
+    send(reply, refusal, headers);
     journalRequest(journal, ctx, request, { status: refusal.status, body: refusal.body() }, refusal);
     return reply;
   });
@@ -179,7 +180,7 @@ export function createApp(options: AppOptions): FastifyInstance {
       request.startedAt ??= performance.now();
       request.access = await authenticate(request).catch(() => undefined);
     }
-    send(reply, missing, options.version);
+    send(reply, missing, headers);
     journalRequest(journal, ctx, request, { status: 404, body: missing.body() }, missing, true);
     return reply;
   });
@@ -271,6 +272,7 @@ interface OperationOptions {
 
 function registerOperations(app: FastifyInstance, ctx: ServerContext, { version, authenticate, rateLimited, streams }: OperationOptions): void {
   const journal = ctx.journal as JournalRecorder;
+  const headers = apiHeaders(version);
   // The context of a token's requests: its company's clock, and the token that makes the changes (recorded
   // in the charge's timeline). Made once per access the authenticator remembers (it keeps one for a
   // second), for the server's context; a key's transaction makes its own.
@@ -311,7 +313,7 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, { version,
             (tx) => handler({ ctx: own({ ...ctx, transaction: (fn) => fn(tx), reads: tx }), request, reply, company, version, streams }))
           : await handler({ ctx: own(ctx), request, reply, company, version, streams });
         if (answer.hijacked) return reply;
-        reply.header(SERVE_HEADER, version);
+        reply.headers(headers);
         if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
         // accepted with fields it does not know (as production, never a 422): they are named, not lost silently
         const ignored = 'body' in op && op.body ? ignoredFieldsHeader(op.body, request.body) : undefined;

@@ -2,6 +2,7 @@
 // written straight to the socket in the contract's error body, then the connection is closed.
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { API_HEADERS } from './api-headers.js';
 import { ApiError } from './errors.js';
 import { seconds, type Limits } from './limits.js';
 
@@ -24,6 +25,7 @@ function httpResponse(answer: ApiError): string {
   return [
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}`,
     'Content-Type: application/json; charset=utf-8',
+    ...Object.entries(API_HEADERS).map(([name, value]) => `${name}: ${value}`),
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     '',

@@ -9,6 +9,7 @@ import { parseInvoiceQuery } from '../api/invoice-query.js';
 import { parseWith, validateCreateRequest } from '../api/validate.js';
 import { SCENARIOS } from '../domain/scenarios.js';
 import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../domain/status.js';
+import { apiHeaders } from './api-headers.js';
 import { validationFailed } from './errors.js';
 import type { Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
@@ -155,8 +156,8 @@ export const HANDLERS: Record<OperationId, Handler> = {
   async sandboxRequests({ ctx, company, request }) {
     return { status: 200, body: await listJournal(ctx, requireCompany(company), request) };
   },
-  async sandboxRequestsStream({ ctx, company, request, reply, streams }) {
-    await streams.stream(ctx, requireCompany(company), request, reply);
+  async sandboxRequestsStream({ ctx, company, request, reply, streams, version }) {
+    await streams.stream(ctx, requireCompany(company), request, reply, apiHeaders(version));
     return { status: 200, body: undefined, hijacked: true };
   },
   async sandboxRequest({ ctx, company, request }) {

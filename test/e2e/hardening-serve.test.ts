@@ -221,3 +221,29 @@ describe('a --db that is a URL', () => {
     expect(result.stderr).toContain('(it came from PINVOICE_DB)');
   });
 });
+
+describe("a client's mistakes are not the server's errors", () => {
+  it('200 bad sign-ins (not a form, too large, bad JSON) and as many bad checkout forms write no stack trace', async () => {
+    const server = await serve(['--port', '0', '--db', ':memory:', '--token', TOKEN], tempHome());
+    try {
+      const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+      const body = JSON.stringify({ method: 'pix', total_price_cents: 1990, payer: { name: 'Fulano de Tal', email: 'f@example.com', cpf_cnpj: '529.982.247-25' }, items: [{ name: 'Camiseta', quantity: 1, unit_price: 1990 }] });
+      const created: any = await (await fetch(`${server.url}/api/v2/invoices`, { method: 'POST', headers, body })).json();
+      const before = server.stderr();
+      const bad: [string, number][] = [['text/plain', 415], ['application/x-www-form-urlencoded', 413], ['application/json', 400]];
+      const sent = (path: string, [type, status]: [string, number]) => fetch(`${server.url}${path}`, {
+        method: 'POST', headers: { 'content-type': type }, body: status === 413 ? `token=${'x'.repeat(64 * 1024)}` : status === 400 ? '{"token":' : 'token=x',
+      }).then(async (response) => [status, response.status, await response.text()] as const);
+      for (const path of ['/dashboard/sign-in', `/checkout/${created.data.token_checkout}/sandbox/pay`]) {
+        for (let i = 0; i < 200; i += 20) {
+          for (const [wanted, status] of await Promise.all(Array.from({ length: 20 }, (_, k) => sent(path, bad[(i + k) % 3] as [string, number])))) expect(status, path).toBe(wanted);
+        }
+      }
+      // the server still answers, and has said nothing of any of them
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      expect(server.stderr().slice(before.length)).toBe('');
+    } finally {
+      await server.stop();
+    }
+  });
+});

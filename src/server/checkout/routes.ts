@@ -28,6 +28,8 @@ const ASSETS = {
 const TOKEN_SHAPE = /^[A-Za-z0-9]{16,64}$/;
 /** Open live streams at most (each holds a connection); more are refused with 503. */
 const MAX_STREAMS = 1000;
+/** A checkout page's share of them (a payer's tabs and devices): one client with one token cannot take all. */
+export const MAX_STREAMS_PER_TOKEN = 20;
 const HEARTBEAT_MS = 15_000;
 
 const THREE_DS_FAILING = { ...SAMPLE_3DS_VALUES, eci: '07' };
@@ -44,6 +46,13 @@ type PageCharge = PublicInvoice & { clockOffsetMs: number };
 export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logError: (error: unknown) => void): void {
   const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSETS_DIR)) }]));
   const streams = new Set<Stream>();
+  /** open streams per checkout token (and those being opened) */
+  const perToken = new Map<string, number>();
+  const release = (token: string): void => {
+    const left = (perToken.get(token) ?? 1) - 1;
+    if (left > 0) perToken.set(token, left);
+    else perToken.delete(token);
+  };
 
   async function view(token: string): Promise<PageCharge | undefined> {
     if (!TOKEN_SHAPE.test(token)) return undefined;
@@ -191,13 +200,30 @@ export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logEr
     clearInterval(timer);
     for (const stream of streams) stream.reply.raw.end();
     streams.clear();
+    perToken.clear();
   });
 
   app.get('/checkout/:token/live', async (request, reply) => {
     const token = tokenOf(request);
-    const first = await liveUpdate(token);
-    if (!first) return notFoundPage(reply);
-    if (streams.size >= MAX_STREAMS) throw new ApiError(503, 'server_busy', 'Too many open checkout pages; the page still works when reloaded.');
+    // the token's slot is taken before anything is awaited (streams opened at once count each other), and
+    // before the page is rendered: the greedy client costs nothing
+    const held = perToken.get(token) ?? 0;
+    if (held >= MAX_STREAMS_PER_TOKEN) {
+      throw new ApiError(429, 'rate_limited', `At most ${MAX_STREAMS_PER_TOKEN} live streams of one checkout page at once; close one first (the page still works when reloaded).`, undefined, { 'Retry-After': '5' });
+    }
+    perToken.set(token, held + 1);
+    const first = await liveUpdate(token).catch((error: unknown) => {
+      release(token);
+      throw error;
+    });
+    if (!first) {
+      release(token);
+      return notFoundPage(reply);
+    }
+    if (streams.size >= MAX_STREAMS) {
+      release(token);
+      throw new ApiError(503, 'server_busy', 'Too many open checkout pages; the page still works when reloaded.');
+    }
     reply.hijack();
     reply.raw.writeHead(200, {
       ...PAGE_HEADERS,
@@ -213,7 +239,7 @@ export function registerCheckout(app: FastifyInstance, ctx: ServerContext, logEr
     request.raw.socket.setTimeout(0);
     reply.raw.on('close', () => {
       clearInterval(heartbeat);
-      streams.delete(stream);
+      if (streams.delete(stream)) release(token); // (else ended by preClose, which forgets them all)
     });
   });
 }

@@ -6,7 +6,7 @@
 // through the same functions the API's handlers call, as its token (the timeline names it); its own
 // requests are not the API's, so they stay out of the journal, and nothing here is on the API's paths.
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ChaosRequest, ClockAdvanceRequest, ClockSetRequest } from '../../api/sandbox.js';
 import { parseInvoiceQuery, type InvoiceQuery } from '../../api/invoice-query.js';
 import type { Transaction } from '../../api/schemas.js';
@@ -15,7 +15,7 @@ import { AmountError, parseAmount } from '../../domain/money.js';
 import { classifyReference } from '../../domain/reference.js';
 import { SCENARIOS } from '../../domain/scenarios.js';
 import { SANDBOX_ACTION_NAMES, type SandboxAction } from '../../domain/status.js';
-import { ApiError, storeFaultError } from '../errors.js';
+import { ApiError, frameworkError, storeFaultError } from '../errors.js';
 import { PAGE_HEADERS, sameOrigin } from '../html.js';
 import type { ServerContext } from '../invoices/context.js';
 import { lookupInvoiceJson, refundInvoice, sandboxAction } from '../invoices/lifecycle.js';
@@ -102,14 +102,19 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
-    // a page's fault is a page (the API's are JSON): the store's, a refusal, or the unexpected
-    scope.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-      const refusal = error instanceof ApiError ? error : (error as unknown) instanceof StoreFault ? storeFaultError(error as unknown as StoreFault) : undefined;
+    // a page's fault is a page (the API's are JSON): the store's, a refusal (a client's mistake, framework's
+    // own included: a body too large, not a form, not JSON; never logged), or the unexpected (logged)
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const refusal = error instanceof ApiError ? error : (error as unknown) instanceof StoreFault ? storeFaultError(error as unknown as StoreFault) : frameworkError(error, base.config.limits);
       if (!refusal) logError(error);
-      const status = refusal?.status ?? (typeof error.statusCode === 'number' && error.statusCode < 500 ? error.statusCode : 500);
-      const message = refusal?.message ?? (status < 500 ? error.message : 'Unexpected server error; it has been logged by the server.');
+      const status = refusal?.status ?? 500;
+      const message = refusal?.code === 'unsupported_media_type' ? 'This page takes a form as a browser posts it (application/x-www-form-urlencoded).'
+        : refusal?.message ?? 'Unexpected server error; it has been logged by the server.';
       return sendPage(reply, messagePage(`Error ${status}`, message), status);
     });
+    // a path under /dashboard that is none of its pages is a page too, not the API's JSON 404
+    // (the router tries every route above before a wildcard)
+    scope.all('/dashboard/*', async (_request, reply) => sendPage(reply, messagePage('Not found', 'The dashboard has no such page.'), 404));
 
     scope.get('/dashboard/assets/:name', async (request, reply) => {
       const asset = assets.get((request.params as { name: string }).name);
@@ -153,7 +158,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
       const session = await signed(request);
       if (!session) return sendPage(reply, messagePage('Signed out', 'Sign in again.'), 401);
       // (the journal's own stream, as the company's: its filters are the query's)
-      await streams.stream(session.ctx, session.access.company, request, reply);
+      await streams.stream(session.ctx, session.access.company, request, reply, PAGE_HEADERS);
       return reply;
     });
 

@@ -231,7 +231,8 @@ export async function clearJournal(ctx: ServerContext, company: Company) {
 export function createStreams() {
   const open = new Map<number, Set<() => void>>();
   return {
-    async stream(ctx: ServerContext, company: Company, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    /** `headers`: the API's (apiHeaders) or a page's (PAGE_HEADERS), whichever asked for the stream */
+    async stream(ctx: ServerContext, company: Company, request: FastifyRequest, reply: FastifyReply, headers: Readonly<Record<string, string>>): Promise<void> {
       const journal = recorder(ctx);
       // the slot is taken before anything is awaited: streams opened at once count each other
       let mine = open.get(company.id);
@@ -268,7 +269,7 @@ export function createStreams() {
       }
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive', 'x-accel-buffering': 'no' });
       // the cursor it starts from, as an id: a client that loses the stream before any entry resumes from it
       res.write(`retry: 1000\nid: ${cursor}\n: journal of company ${company.id}; entries after ${cursor}\n\n`);
       beat.timer = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
