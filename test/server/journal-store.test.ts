@@ -6,8 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { addCompany } from '../../src/server/seed.js';
 import { openStore } from '../../src/server/store/index.js';
-import { JOURNAL_SCHEMA } from '../../src/server/store/sqlite/journal.js';
+import { PG_MIGRATIONS } from '../../src/server/store/postgres/migrations.js';
+import { openPostgresStore } from '../../src/server/store/postgres/index.js';
+import { postgresDatabase } from '../support/engine.js';
 import type { JournalRow, JournalStore, NewJournalEntry } from '../../src/server/store/port.js';
 import { addTestCompany, ENGINE, request, startTestServer, type TestServer } from '../support/server.js';
 
@@ -31,28 +35,28 @@ function entry(company: number, path: string, more: Partial<NewJournalEntry> = {
 const paths = (rows: JournalRow[]) => rows.map((row) => row.path);
 
 describe('the journal store', () => {
-  it('gives ids that only grow across companies, each company reading its own in order', async () => {
-    await journal.clear(a);
-    await journal.clear(b);
+  it("numbers each company's entries 1, 2, 3… of its own, in the order given: another company's traffic never shows in them", async () => {
     await journal.append([entry(a, '/a/1'), entry(b, '/b/1'), entry(a, '/a/2'), entry(b, '/b/2'), entry(a, '/a/3')], 100);
     await journal.append([entry(b, '/b/3'), entry(a, '/a/4')], 100);
     const ofA = await journal.list(a, {}, 0, 100);
     const ofB = await journal.list(b, {}, 0, 100);
-    expect(paths(ofA)).toEqual(['/a/1', '/a/2', '/a/3', '/a/4']);
-    expect(paths(ofB)).toEqual(['/b/1', '/b/2', '/b/3']);
-    const ids = [...ofA, ...ofB].map((row) => row.id).sort((x, y) => x - y);
-    expect(new Set(ids).size).toBe(7);
-    // within a company, in the order given; the second batch's ids above the first's
-    for (const rows of [ofA, ofB]) expect(rows.map((row) => row.id)).toEqual([...rows.map((row) => row.id)].sort((x, y) => x - y));
-    expect(Math.min(ofA[3]!.id, ofB[2]!.id)).toBeGreaterThan(Math.max(ofA[2]!.id, ofB[1]!.id));
-    expect(await journal.last(a)).toBe(ofA[3]!.id);
-    // each entry as it was given, found again by its id
+    expect(ofA.map((row) => [row.id, row.path])).toEqual([[1, '/a/1'], [2, '/a/2'], [3, '/a/3'], [4, '/a/4']]);
+    expect(ofB.map((row) => [row.id, row.path])).toEqual([[1, '/b/1'], [2, '/b/2'], [3, '/b/3']]);
+    expect(await journal.last(a)).toBe(4);
+    // each entry as it was given, found again by its id; the same id of another company is that company's own
     const second = ofA[1]!;
     expect(second).toMatchObject({ company_id: a, direction: 'in', method: 'GET', status: 200, invoice_id: null, duration_ms: 1.25, request_body: null, response_body: null, detail: '{}' });
     expect(second.sandbox_at - second.at).toBe(5);
     expect(await journal.get(a, second.id)).toEqual(second);
-    expect(await journal.get(b, second.id)).toBeUndefined(); // another company's entry is not there
+    expect((await journal.get(b, second.id))?.path).toBe('/b/2');
     expect(paths(await journal.list(a, {}, second.id, 2))).toEqual(['/a/3', '/a/4']);
+    // a clear keeps the count: ids are never given twice (a cursor held across it misses nothing)
+    expect(await journal.clear(a)).toBe(4);
+    await journal.append([entry(a, '/a/5'), entry(b, '/b/4')], 100);
+    expect((await journal.list(a, {}, 0, 100)).map((row) => [row.id, row.path])).toEqual([[5, '/a/5']]);
+    expect((await journal.list(b, {}, 3, 100)).map((row) => [row.id, row.path])).toEqual([[4, '/b/4']]);
+    await journal.clear(a);
+    await journal.clear(b);
   });
 
   it('keeps each company’s newest `keep`, dropping the oldest one by one, counted, across batches', async () => {
@@ -185,8 +189,8 @@ describe.skipIf(ENGINE !== 'sqlite')('a batch’s bodies in the journal file', (
       expect(kept.map((row) => row.kind)).toEqual(['blob', 'text']);
       expect(kept[0]!.bytes).toBeLessThan(text / 4);
       // a batch kept by the pinvoice before, its bodies as text (each named by its length + 1)
-      file.prepare('INSERT INTO journal_batches (last_id, company_id, first_id, entries, bodies) VALUES (5, 1, 5, ?, ?)').run(JSON.stringify([[1, 1000, 1005, 'in', 'POST', '/old', 201, null, 2.5, 10, 11, '{}', null]]), '{"old":1}{"kept":1}');
-      file.exec('UPDATE journal_state SET entries = entries + 1; UPDATE journal_seq SET last_id = 5');
+      file.prepare('INSERT INTO journal_batches (company_id, first_id, last_id, entries, bodies) VALUES (1, 5, 5, ?, ?)').run(JSON.stringify([[1, 1000, 1005, 'in', 'POST', '/old', 201, null, 2.5, 10, 11, '{}', null]]), '{"old":1}{"kept":1}');
+      file.exec('UPDATE journal_state SET entries = entries + 1, last_id = 5');
       file.close();
       const again = openStore(db);
       try {
@@ -233,14 +237,89 @@ describe.skipIf(ENGINE !== 'sqlite')('a batch of polls in the journal file', () 
   });
 });
 
+/** The journal file's tables of the third form (user_version 3): ids numbered across companies, from journal_seq. */
+const THIRD_FORM = `
+  CREATE TABLE journal_batches (last_id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, first_id INTEGER NOT NULL, entries TEXT NOT NULL, bodies TEXT);
+  CREATE INDEX journal_batches_company ON journal_batches(company_id, last_id);
+  CREATE TABLE journal_batch_invoices (company_id INTEGER NOT NULL, invoice_id INTEGER NOT NULL, last_id INTEGER NOT NULL, PRIMARY KEY (company_id, invoice_id, last_id)) WITHOUT ROWID;
+  CREATE TABLE journal_bodies (ref TEXT PRIMARY KEY, body BLOB NOT NULL, at INTEGER NOT NULL, last_id INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+  CREATE TABLE journal_state (company_id INTEGER PRIMARY KEY, entries INTEGER NOT NULL DEFAULT 0, dropped INTEGER NOT NULL DEFAULT 0, dropped_upto INTEGER NOT NULL DEFAULT 0);
+  CREATE TABLE journal_seq (last_id INTEGER NOT NULL);
+  INSERT INTO journal_seq (last_id) VALUES (0);`;
+
+describe.skipIf(ENGINE !== 'sqlite')('a journal file of the third form (ids numbered across companies)', () => {
+  it("is numbered again company by company, each batch's size, window edge, charges and shared answers kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-v3-'));
+    try {
+      const db = join(dir, 'p.db');
+      const old = new Database(`${db}-requests`);
+      old.exec(THIRD_FORM);
+      const row = (company: number, path: string, invoice: number | null = null, ref: string | null = null) => [company, 1000, 1005, 'in', 'GET', path, 200, invoice, 1, null, null, '{}', ref];
+      const batch = old.prepare('INSERT INTO journal_batches (last_id, company_id, first_id, entries) VALUES (?, ?, ?, ?)');
+      // company 1: ids 1-3 and 6-7; company 2: 4-5 (4 dropped from its window) and 8-9, 9 a charge's with a shared answer
+      batch.run(3, 1, 1, JSON.stringify([row(1, '/1a'), row(1, '/1b'), row(1, '/1c')]));
+      batch.run(5, 2, 4, JSON.stringify([row(2, '/2a'), row(2, '/2b')]));
+      batch.run(7, 1, 6, JSON.stringify([row(1, '/1d'), row(1, '/1e')]));
+      batch.run(9, 2, 8, JSON.stringify([row(2, '/2c'), row(2, '/2d', 77, 'r1')]));
+      old.exec(`INSERT INTO journal_batch_invoices VALUES (2, 77, 9); INSERT INTO journal_bodies VALUES ('r1', CAST('{"id":77}' AS BLOB), ${Date.now()}, 9);
+        INSERT INTO journal_state VALUES (1, 5, 0, 0), (2, 3, 1, 4); UPDATE journal_seq SET last_id = 9; PRAGMA user_version = 3`);
+      old.close();
+      const store = openStore(db);
+      try {
+        const ids = async (company: number, filter = {}) => (await store.journal.list(company, filter, 0, 10)).map((entry) => [entry.id, entry.path]);
+        expect(await ids(1)).toEqual([[1, '/1a'], [2, '/1b'], [3, '/1c'], [4, '/1d'], [5, '/1e']]);
+        expect(await ids(2)).toEqual([[2, '/2b'], [3, '/2c'], [4, '/2d']]);
+        expect(await store.journal.state(2)).toEqual({ dropped: 1, dropped_upto: 1 });
+        expect(await store.journal.get(2, 1)).toBeUndefined();
+        expect(await store.journal.get(2, 4)).toMatchObject({ path: '/2d', invoice_id: 77, response_body: '{"id":77}' });
+        expect(await ids(2, { invoiceId: 77 })).toEqual([[4, '/2d']]);
+        // and they go on from there, each company from its own
+        await store.journal.append([entry(2, '/2e'), entry(1, '/1f')], 100);
+        expect((await ids(2)).at(-1)).toEqual([5, '/2e']);
+        expect((await ids(1)).at(-1)).toEqual([6, '/1f']);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(ENGINE !== 'postgres')('a PostgreSQL journal of schema 10 (ids numbered across companies)', () => {
+  it("is numbered again company by company by migration 11, in each company's order, and goes on from there", async () => {
+    const url = await postgresDatabase();
+    const first = await openPostgresStore(url);
+    const [one, two] = [(await addCompany(first, { token: 'pinv_test_pg_journal_one' }, (n) => randomBytes(n), new Date())).id, (await addCompany(first, { token: 'pinv_test_pg_journal_two' }, (n) => randomBytes(n), new Date())).id];
+    // the journal's tables as migrations 8 and 9 made them, schema 10; entries of both companies interleaved
+    expect(PG_MIGRATIONS[7]).toContain('CREATE TABLE journal_entries');
+    await first.pool.query(`DROP TABLE journal_entries, journal_state; ${PG_MIGRATIONS[7]} ${PG_MIGRATIONS[8]} UPDATE pinvoice_schema SET version = 10`);
+    for (const [company, path] of [[one, '/1a'], [two, '/2a'], [two, '/2b'], [one, '/1b'], [two, '/2c']] as const) {
+      await first.pool.query(`INSERT INTO journal_entries (company_id, at, sandbox_at, direction, method, path, status, detail) VALUES ($1, 1000, 1005, 'in', 'GET', $2, 200, '{}')`, [company, path]);
+    }
+    await first.pool.query(`INSERT INTO journal_state (company_id, entries) VALUES ($1, 2), ($2, 3)`, [one, two]);
+    await first.close();
+    const store = await openPostgresStore(url);
+    try {
+      const ids = async (company: number, after = 0) => (await store.journal.list(company, {}, after, 10)).map((row) => [row.id, row.path]);
+      expect(await ids(one)).toEqual([[1, '/1a'], [2, '/1b']]);
+      expect(await ids(two)).toEqual([[1, '/2a'], [2, '/2b'], [3, '/2c']]);
+      await store.journal.append([entry(two, '/2d'), entry(one, '/1c')], 100);
+      expect(await ids(two, 3)).toEqual([[4, '/2d']]);
+      expect(await ids(one, 2)).toEqual([[3, '/1c']]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe.skipIf(ENGINE !== 'sqlite')('a journal file of the second form (bodies inside the batch’s JSON)', () => {
   it('is read as it was, and goes on with the bodies beside', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-v2-'));
     try {
       const db = join(dir, 'p.db');
       const old = new Database(`${db}-requests`);
-      old.exec('CREATE TABLE journal_batches (last_id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, first_id INTEGER NOT NULL, entries TEXT NOT NULL)');
-      old.exec(JOURNAL_SCHEMA);
+      old.exec(THIRD_FORM.replace(', bodies TEXT', ''));
       const kept = [[1, 1000, 1005, 'in', 'POST', '/api/v2/invoices', 201, 7, 2.5, '{"amount":100}', '{"data":{"id":7}}', '{}', null], [1, 2000, 2005, 'in', 'POST', 0, 201, 8, 3, 0, '{"data":{"id":8}}', 0, null]];
       old.prepare('INSERT INTO journal_batches (last_id, company_id, first_id, entries) VALUES (2, 1, 1, ?)').run(JSON.stringify(kept));
       old.exec("INSERT INTO journal_state (company_id, entries) VALUES (1, 2); UPDATE journal_seq SET last_id = 2; PRAGMA user_version = 2");

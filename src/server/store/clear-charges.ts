@@ -17,9 +17,11 @@ export const CHARGE_TABLES = [
 
 /**
  * The inspector's journal goes too; its ids go on from where they were (a cursor held across a reset stays
- * valid). PostgreSQL keeps it in these tables; SQLite in a file of its own, emptied by its store.
+ * valid: each company's count of them, journal_state.last_id, stays). PostgreSQL keeps it in these
+ * tables; SQLite in a file of its own, emptied by its store.
  */
-export const JOURNAL_TABLES = ['journal_entries', 'journal_state'] as const;
+export const JOURNAL_TABLES = ['journal_entries'] as const;
+export const RESET_JOURNAL = 'UPDATE journal_state SET entries = 0, dropped = 0, dropped_upto = 0';
 
 export const RESET_COMPANIES = [
   'UPDATE company_totals SET balance_pix = 0, balance_card = 0, balance_bank_slip = 0, paid_total = 0',

@@ -1,11 +1,14 @@
 // The inspector's journal on PostgreSQL: one journal for every node of a team, an entry a row (SQLite,
-// one process's journal, keeps a batch a row: sqlite/journal.ts). A batch takes the journal's advisory lock first, so ids commit in the order they were
-// given: a reader that saw entry n never sees an entry below n appear later (a cursor misses nothing).
+// one process's journal, keeps a batch a row: sqlite/journal.ts). Ids are each company's own, 1, 2, 3…,
+// counted by journal_state.last_id in the statement that counts a batch's entries anyway. A batch takes
+// the journal's advisory lock first, so ids commit in the order they were given: a reader that saw
+// entry n never sees an entry below n appear later (a cursor misses nothing).
 import type { JournalFilter, JournalReads, JournalRow, JournalState, JournalStore } from '../port.js';
+import { RESET_JOURNAL } from '../clear-charges.js';
 import type { Row } from '../rows.js';
 import { prepared, type Queryable } from './repos.js';
 
-const JOURNAL_COLUMNS = ['company_id', 'at', 'sandbox_at', 'direction', 'method', 'path', 'status', 'invoice_id', 'duration_ms', 'request_body', 'response_body', 'detail'] as const;
+const JOURNAL_COLUMNS = ['id', 'company_id', 'at', 'sandbox_at', 'direction', 'method', 'path', 'status', 'invoice_id', 'duration_ms', 'request_body', 'response_body', 'detail'] as const;
 
 /** `*` stands for any run of characters; everything else is itself (LIKE's own `%` and `_` escaped). */
 const globToLike = (glob: string): string => glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
@@ -81,26 +84,32 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
       const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
       // one batch at a time across the team: ids then commit in the order they were given
       await run('SELECT pg_advisory_xact_lock(hashtext($1))', ['journal']);
+      // each company's entries counted, and their ids given: its last id moves on by as many
+      const added = new Map<number, number>();
+      for (const entry of entries) added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
+      const counted = new Map<number, { entries: number; next: number }>();
+      for (const [companyId, n] of added) {
+        const [state] = await rows(`INSERT INTO journal_state (company_id, entries, last_id) VALUES ($1, $2, $2) ON CONFLICT (company_id)
+          DO UPDATE SET entries = journal_state.entries + excluded.entries, last_id = journal_state.last_id + excluded.entries RETURNING entries, last_id`, [companyId, n]);
+        counted.set(companyId, { entries: Number(state?.entries ?? n), next: Number(state?.last_id ?? n) - n + 1 });
+      }
+      const ids = entries.map((entry) => (counted.get(entry.company_id) as { next: number }).next++);
       // one INSERT for the batch: a column of values each
       // (an answer's bytes become its text: a Buffer would go as bytea's hex)
-      const columns = JOURNAL_COLUMNS.map((column) => entries.map((entry) => (Buffer.isBuffer(entry[column]) ? entry[column].toString() : entry[column])));
-      const types = ['bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text'];
+      const columns = JOURNAL_COLUMNS.map((column) => (column === 'id' ? ids : entries.map((entry) => (Buffer.isBuffer(entry[column]) ? entry[column].toString() : entry[column]))));
+      const types = ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text'];
       await run(
         `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
          SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
            WITH ORDINALITY AS t(${JOURNAL_COLUMNS.join(', ')}, n) ORDER BY n`,
         columns,
       );
-      const added = new Map<number, number>();
-      for (const entry of entries) added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
       for (const [companyId, n] of lost ?? []) {
         await run(`INSERT INTO journal_state (company_id, dropped) VALUES ($1, $2)
           ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped`, [companyId, n]);
       }
-      for (const [companyId, n] of added) {
-        const [state] = await rows(`INSERT INTO journal_state (company_id, entries) VALUES ($1, $2)
-          ON CONFLICT (company_id) DO UPDATE SET entries = journal_state.entries + excluded.entries RETURNING entries`, [companyId, n]);
-        const excess = Number(state?.entries ?? 0) - keep;
+      for (const [companyId, { entries: kept }] of counted) {
+        const excess = kept - keep;
         if (excess <= 0) continue;
         const [boundary] = await rows('SELECT id FROM journal_entries WHERE company_id = $1 ORDER BY id LIMIT 1 OFFSET $2', [companyId, excess - 1]);
         if (!boundary) continue;
@@ -111,7 +120,8 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
     clear: (companyId) => transaction(async (tx) => {
       const run = runOn(tx);
       const removed = (await run('DELETE FROM journal_entries WHERE company_id = $1', [companyId])).rowCount ?? 0;
-      await run('DELETE FROM journal_state WHERE company_id = $1', [companyId]);
+      // (its last id stays: ids are never given twice)
+      await run(`${RESET_JOURNAL} WHERE company_id = $1`, [companyId]);
       return removed;
     }),
   };

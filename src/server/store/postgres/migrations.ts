@@ -212,7 +212,7 @@ export const PG_MIGRATIONS: readonly string[] = [
   `,
   // 8: the inspector's journal: one for every node of a team. Ids come from an
   // identity that is never reset (a clear keeps cursors valid); batches take an advisory lock, so ids
-  // commit in order (postgres/journal.ts).
+  // commit in order (postgres/journal.ts). (11 makes them each company's own.)
   `
   CREATE TABLE journal_entries (
     id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -254,5 +254,20 @@ export const PG_MIGRATIONS: readonly string[] = [
     expires_at BIGINT NOT NULL
   );
   CREATE INDEX dashboard_sign_ins_expiry ON dashboard_sign_ins(expires_at);
+  `,
+  // 11: journal ids are each company's own, 1, 2, 3… (numbered across companies, they told a company
+  // how many requests the others made): journal_state.last_id counts them, entries are numbered again
+  // company by company in their order, and the key is (company_id, id)
+  `
+  ALTER TABLE journal_state ADD COLUMN last_id BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE journal_entries ALTER COLUMN id DROP IDENTITY;
+  ALTER TABLE journal_entries DROP CONSTRAINT journal_entries_pkey;
+  UPDATE journal_entries e SET id = r.n
+    FROM (SELECT id, row_number() OVER (PARTITION BY company_id ORDER BY id) AS n FROM journal_entries) r WHERE e.id = r.id;
+  ALTER TABLE journal_entries ADD PRIMARY KEY (company_id, id);
+  DROP INDEX journal_company;
+  INSERT INTO journal_state (company_id, entries, last_id) SELECT company_id, count(*), max(id) FROM journal_entries GROUP BY company_id
+    ON CONFLICT (company_id) DO UPDATE SET last_id = excluded.last_id;
+  UPDATE journal_state SET dropped_upto = 0;
   `,
 ];

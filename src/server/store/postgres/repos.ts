@@ -9,7 +9,7 @@ import {
   BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
-import { CHARGE_TABLES, JOURNAL_TABLES, RESET_COMPANIES } from '../clear-charges.js';
+import { CHARGE_TABLES, JOURNAL_TABLES, RESET_COMPANIES, RESET_JOURNAL } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
 import { AGGREGATE_BY_ID, AGGREGATE_BY_SECURE_ID, pageStatement, toAggregate } from './charges.js';
 import {
@@ -72,6 +72,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       // RESTART IDENTITY: the next ids are those of a new database, as on SQLite (no AUTOINCREMENT there)
       await exec(`TRUNCATE ${CHARGE_TABLES.join(', ')} RESTART IDENTITY`);
       await exec(`TRUNCATE ${JOURNAL_TABLES.join(', ')}`);
+      await exec(RESET_JOURNAL);
       for (const statement of RESET_COMPANIES) await exec(statement);
     },
     companies: {

@@ -5,6 +5,7 @@ import { chmodSync, existsSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { pathMatcher } from '../../../base/glob.js';
+import { RESET_JOURNAL } from '../clear-charges.js';
 import type { JournalFilter, JournalReads, JournalRow, JournalState, NewJournalEntry } from '../port.js';
 import type { Db } from './database.js';
 
@@ -12,8 +13,10 @@ import type { Db } from './database.js';
  * The journal's tables. A batch of one company's entries is one row of journal_batches: its entries as
  * one JSON array, their ids first_id..last_id (consecutive: a batch's entries are grouped by company
  * before their ids are given). One insert a batch, not one an entry, and a window trimmed by dropping
- * whole rows: the writer's work follows batches, not requests. Ids come from journal_seq and are never
- * given twice, not even after a clear, so a cursor stays a cursor.
+ * whole rows: the writer's work follows batches, not requests. Ids are the company's own, 1, 2, 3…
+ * (another company's traffic never shows in them), counted by journal_state.last_id in the statement
+ * that counts the batch's entries anyway, and never given twice, not even after a clear, so a cursor
+ * stays a cursor. `batch` is the row's own key, across companies, for nothing but the file.
  *
  * journal_batch_invoices names the batches that hold a charge's entries (a list by charge reads only
  * those); a row whose batch is gone is swept with the bodies. journal_state counts each company's
@@ -22,7 +25,7 @@ import type { Db } from './database.js';
  *
  * journal_bodies holds answers that many entries share, once: a charge polled a thousand times answers
  * the same record, which the server keeps as one buffer; its entries name it by ref (journal-file.ts),
- * last_id is the newest batch that names it, and a body whose batch is gone is removed a minute later.
+ * `batch` is the newest batch that names it, and a body whose batch is gone is removed a minute later.
  *
  * A batch's request and answer bodies are kept beside its JSON, one after the other in `bodies`, each
  * named in the JSON by its length (keptAside): a body is JSON text, full of quotes, and escaping it
@@ -33,16 +36,17 @@ import type { Db } from './database.js';
  * file is a seventh of the size (10,000 creates: 37.8 → 5.3 MB). The writer's thread pays about what
  * the pages saved had cost it (a create's entry: 66 → 68–70 CPU-µs), and a list reads as fast.
  */
-const JOURNAL_VERSION = 3;
+const JOURNAL_VERSION = 4;
 export const JOURNAL_SCHEMA = `
   CREATE TABLE IF NOT EXISTS journal_batches (
-    last_id INTEGER PRIMARY KEY,
+    batch INTEGER PRIMARY KEY,
     company_id INTEGER NOT NULL,
     first_id INTEGER NOT NULL,
+    last_id INTEGER NOT NULL,
     entries TEXT NOT NULL,
     bodies TEXT
   );
-  CREATE INDEX IF NOT EXISTS journal_batches_company ON journal_batches(company_id, last_id);
+  CREATE UNIQUE INDEX IF NOT EXISTS journal_batches_ids ON journal_batches(company_id, last_id);
   CREATE TABLE IF NOT EXISTS journal_batch_invoices (
     company_id INTEGER NOT NULL,
     invoice_id INTEGER NOT NULL,
@@ -53,16 +57,46 @@ export const JOURNAL_SCHEMA = `
     ref TEXT PRIMARY KEY,
     body BLOB NOT NULL,
     at INTEGER NOT NULL,
-    last_id INTEGER NOT NULL DEFAULT 0
+    batch INTEGER NOT NULL DEFAULT 0
   ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS journal_state (
     company_id INTEGER PRIMARY KEY,
     entries INTEGER NOT NULL DEFAULT 0,
     dropped INTEGER NOT NULL DEFAULT 0,
-    dropped_upto INTEGER NOT NULL DEFAULT 0
+    dropped_upto INTEGER NOT NULL DEFAULT 0,
+    last_id INTEGER NOT NULL DEFAULT 0
   );
-  CREATE TABLE IF NOT EXISTS journal_seq (last_id INTEGER NOT NULL);
-  INSERT INTO journal_seq (last_id) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM journal_seq);
+`;
+
+/**
+ * A journal of the third form (ids numbered across companies, from journal_seq) to the fourth: each
+ * company's batches numbered 1, 2, 3… in their order, each keeping its size, its window's edge moved
+ * with its batch; a batch's key is its old last_id, which the shared bodies name already.
+ */
+const RENUMBER_BY_COMPANY = `
+  ALTER TABLE journal_batches RENAME TO journal_batches_global;
+  DROP INDEX IF EXISTS journal_batches_company;
+  CREATE TABLE journal_batches (
+    batch INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, first_id INTEGER NOT NULL, last_id INTEGER NOT NULL, entries TEXT NOT NULL, bodies TEXT
+  );
+  INSERT INTO journal_batches (batch, company_id, first_id, last_id, entries, bodies)
+    SELECT last_id, company_id, n - (last_id - first_id), n, entries, bodies
+    FROM (SELECT *, SUM(last_id - first_id + 1) OVER (PARTITION BY company_id ORDER BY last_id) AS n FROM journal_batches_global);
+  ALTER TABLE journal_batch_invoices RENAME TO journal_batch_invoices_global;
+  CREATE TABLE journal_batch_invoices (
+    company_id INTEGER NOT NULL, invoice_id INTEGER NOT NULL, last_id INTEGER NOT NULL, PRIMARY KEY (company_id, invoice_id, last_id)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO journal_batch_invoices (company_id, invoice_id, last_id)
+    SELECT i.company_id, i.invoice_id, b.last_id FROM journal_batch_invoices_global i JOIN journal_batches b ON b.batch = i.last_id;
+  ALTER TABLE journal_bodies RENAME COLUMN last_id TO batch;
+  ALTER TABLE journal_state ADD COLUMN last_id INTEGER NOT NULL DEFAULT 0;
+  UPDATE journal_state SET
+    dropped_upto = COALESCE((SELECT b.first_id + journal_state.dropped_upto - o.first_id FROM journal_batches_global o JOIN journal_batches b ON b.batch = o.last_id
+      WHERE o.company_id = journal_state.company_id AND journal_state.dropped_upto BETWEEN o.first_id AND o.last_id), 0),
+    last_id = COALESCE((SELECT MAX(last_id) FROM journal_batches b WHERE b.company_id = journal_state.company_id), 0);
+  DROP TABLE journal_batches_global;
+  DROP TABLE journal_batch_invoices_global;
+  DROP TABLE IF EXISTS journal_seq;
 `;
 /** The tables of the first journal files (an entry a row), replaced by JOURNAL_SCHEMA's. */
 const FIRST_TABLES = ['journal_entries', 'journal_bodies', 'journal_state'];
@@ -79,6 +113,7 @@ function makeJournalTables(db: Db): string | undefined {
     if (old) for (const table of FIRST_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
     // (version 2 kept every body inside the batch's JSON, which is still read as it is)
     if (version === 2 && has('journal_batches')) db.exec('ALTER TABLE journal_batches ADD COLUMN bodies TEXT');
+    if ((version === 2 || version === 3) && has('journal_batches')) db.exec(RENUMBER_BY_COMPANY);
     db.exec(JOURNAL_SCHEMA);
     if (version < JOURNAL_VERSION) db.pragma(`user_version = ${JOURNAL_VERSION}`);
   }).immediate();
@@ -236,7 +271,7 @@ export function createJournalReads(db: Db): JournalReads {
   const state = db.prepare<[number], JournalState>('SELECT dropped, dropped_upto FROM journal_state WHERE company_id = ?');
   const batches = db.prepare<[number, number], BatchRow>('SELECT last_id, first_id, entries, bodies FROM journal_batches WHERE company_id = ? AND last_id > ? ORDER BY last_id');
   const charged = db.prepare<[number, number, number], BatchRow>(`SELECT b.last_id, b.first_id, b.entries, b.bodies FROM journal_batch_invoices i
-    JOIN journal_batches b ON b.last_id = i.last_id WHERE i.company_id = ? AND i.invoice_id = ? AND i.last_id > ? ORDER BY i.last_id`);
+    JOIN journal_batches b ON b.company_id = i.company_id AND b.last_id = i.last_id WHERE i.company_id = ? AND i.invoice_id = ? AND i.last_id > ? ORDER BY i.last_id`);
   const holding = db.prepare<[number, number], BatchRow>('SELECT last_id, first_id, entries, bodies FROM journal_batches WHERE company_id = ? AND last_id >= ? ORDER BY last_id LIMIT 1');
   const last = db.prepare<[number], { id: number | null }>('SELECT MAX(last_id) AS id FROM journal_batches WHERE company_id = ?');
   const body = db.prepare<[string], { body: Buffer }>('SELECT body FROM journal_bodies WHERE ref = ?');
@@ -317,22 +352,21 @@ export interface JournalWrites {
 
 /** What changes the journal, synchronously, each call in one transaction of its own (a savepoint inside the caller's). */
 export function createJournalWrites(db: Db): JournalWrites {
-  const seq = db.prepare<[], { last_id: number }>('SELECT last_id FROM journal_seq');
-  const advance = db.prepare<[number]>('UPDATE journal_seq SET last_id = ?');
-  const insert = db.prepare<[number, number, number, string, string | Buffer | null]>('INSERT INTO journal_batches (last_id, company_id, first_id, entries, bodies) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare<[number, number, number, string, string | Buffer | null]>('INSERT INTO journal_batches (company_id, first_id, last_id, entries, bodies) VALUES (?, ?, ?, ?, ?)');
   const charged = db.prepare<[number, number, number]>('INSERT OR IGNORE INTO journal_batch_invoices (company_id, invoice_id, last_id) VALUES (?, ?, ?)');
   const keepBody = db.prepare<[string, Buffer | Uint8Array, number]>('INSERT INTO journal_bodies (ref, body, at) VALUES (?, ?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at');
-  const named = db.prepare<[number, string]>('UPDATE journal_bodies SET last_id = ? WHERE ref = ?');
-  const forgetBodies = db.prepare<[number]>('DELETE FROM journal_bodies WHERE at < ? AND NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.last_id = journal_bodies.last_id)');
+  const named = db.prepare<[number | bigint, string]>('UPDATE journal_bodies SET batch = ? WHERE ref = ?');
+  const forgetBodies = db.prepare<[number]>('DELETE FROM journal_bodies WHERE at < ? AND NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.batch = journal_bodies.batch)');
   const forgetCharged = db.prepare(`DELETE FROM journal_batch_invoices
-    WHERE NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.last_id = journal_batch_invoices.last_id)`);
+    WHERE NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.company_id = journal_batch_invoices.company_id AND b.last_id = journal_batch_invoices.last_id)`);
   let lastSweep = Date.now();
-  const count = db.prepare<[number, number], { entries: number; dropped_upto: number }>(`
-    INSERT INTO journal_state (company_id, entries) VALUES (?, ?)
-    ON CONFLICT (company_id) DO UPDATE SET entries = entries + excluded.entries RETURNING entries, dropped_upto`);
+  // a batch's entries counted, and their ids given: the company's last id moves on by as many
+  const count = db.prepare<[number, number, number], { entries: number; dropped_upto: number; last_id: number }>(`
+    INSERT INTO journal_state (company_id, entries, last_id) VALUES (?, ?, ?)
+    ON CONFLICT (company_id) DO UPDATE SET entries = entries + excluded.entries, last_id = last_id + excluded.entries RETURNING entries, dropped_upto, last_id`);
   // (each batch holds at least one entry of the window: `excess` batches are the most a trim drops)
-  const oldest = db.prepare<[number, number, number], { last_id: number; first_id: number }>('SELECT last_id, first_id FROM journal_batches WHERE company_id = ? AND last_id > ? ORDER BY last_id LIMIT ?');
-  const dropBatch = db.prepare<[number]>('DELETE FROM journal_batches WHERE last_id = ?');
+  const oldest = db.prepare<[number, number, number], { batch: number; last_id: number; first_id: number }>('SELECT batch, last_id, first_id FROM journal_batches WHERE company_id = ? AND last_id > ? ORDER BY last_id LIMIT ?');
+  const dropBatch = db.prepare<[number]>('DELETE FROM journal_batches WHERE batch = ?');
   const counted = db.prepare<[number, number, number, number]>('UPDATE journal_state SET entries = entries - ?, dropped = dropped + ?, dropped_upto = ? WHERE company_id = ?');
   const lostOnly = db.prepare<[number, number]>(`
     INSERT INTO journal_state (company_id, dropped) VALUES (?, ?)
@@ -340,7 +374,8 @@ export function createJournalWrites(db: Db): JournalWrites {
   const liveEntries = db.prepare<[number], { entries: number }>('SELECT entries FROM journal_state WHERE company_id = ?');
   const clearBatches = db.prepare<[number]>('DELETE FROM journal_batches WHERE company_id = ?');
   const clearCharged = db.prepare<[number]>('DELETE FROM journal_batch_invoices WHERE company_id = ?');
-  const clearState = db.prepare<[number]>('DELETE FROM journal_state WHERE company_id = ?');
+  // (its last id stays: ids are never given twice)
+  const clearState = db.prepare<[number]>(`${RESET_JOURNAL} WHERE company_id = ?`);
 
   /** Keeps the company's newest `keep`: whole batches dropped oldest first, the last one cut by dropped_upto. */
   function trim(companyId: number, entries: number, upto: number, keep: number): void {
@@ -350,7 +385,7 @@ export function createJournalWrites(db: Db): JournalWrites {
     for (const batch of oldest.all(companyId, upto, excess)) {
       const live = batch.last_id - Math.max(batch.first_id, upto + 1) + 1;
       if (live <= excess) {
-        dropBatch.run(batch.last_id);
+        dropBatch.run(batch.batch);
         upto = batch.last_id;
         excess -= live;
         dropped += live;
@@ -383,11 +418,10 @@ export function createJournalWrites(db: Db): JournalWrites {
       if (group) group.push(row);
       else byCompany.set(row[0], [row]);
     }
-    let id = (seq.get() as { last_id: number }).last_id;
     for (const [companyId, group] of byCompany) {
-      const first = id + 1;
-      id += group.length;
-      insert.run(id, companyId, first, ...batchText(group));
+      const state = count.get(companyId, group.length, group.length) as { entries: number; dropped_upto: number; last_id: number };
+      const id = state.last_id;
+      const batch = insert.run(companyId, id - group.length + 1, id, ...batchText(group)).lastInsertRowid;
       const invoices = new Set<number>();
       const refs = new Set<string>();
       for (const row of group) {
@@ -396,14 +430,10 @@ export function createJournalWrites(db: Db): JournalWrites {
         if (row[REF] !== null) refs.add(row[REF]);
       }
       for (const invoice of invoices) charged.run(companyId, invoice, id);
-      for (const ref of refs) named.run(id, ref);
-    }
-    if (entries.length > 0) advance.run(id);
-    for (const [companyId, n] of lost ?? []) lostOnly.run(companyId, n);
-    for (const [companyId, group] of byCompany) {
-      const state = count.get(companyId, group.length) as { entries: number; dropped_upto: number };
+      for (const ref of refs) named.run(batch, ref);
       trim(companyId, state.entries, state.dropped_upto, keep);
     }
+    for (const [companyId, n] of lost ?? []) lostOnly.run(companyId, n);
   });
   const clear = db.transaction((companyId: number): number => {
     const removed = liveEntries.get(companyId)?.entries ?? 0;
@@ -417,7 +447,8 @@ export function createJournalWrites(db: Db): JournalWrites {
     append: (entries, bodies, keep, lost) => void append.immediate(entries, bodies, keep, lost),
     clear: (companyId) => clear.immediate(companyId),
     clearAll: db.transaction(() => {
-      for (const table of ['journal_batches', 'journal_batch_invoices', 'journal_state', 'journal_bodies']) db.prepare(`DELETE FROM ${table}`).run();
+      for (const table of ['journal_batches', 'journal_batch_invoices', 'journal_bodies']) db.prepare(`DELETE FROM ${table}`).run();
+      db.prepare(RESET_JOURNAL).run();
     }),
   };
 }
