@@ -106,18 +106,19 @@ const FIRST_TABLES = ['journal_entries', 'journal_bodies', 'journal_state'];
  * begun anew, and answers so. The journal is a record of what passed, bounded: nothing a charge needs.
  */
 function makeJournalTables(db: Db): string | undefined {
-  const version = Number(db.pragma('user_version', { simple: true }));
   const has = (table: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
-  const old = version < JOURNAL_VERSION && has('journal_entries');
-  db.transaction(() => {
+  // (the version read inside the IMMEDIATE transaction: of two processes starting on one old file, one migrates it)
+  return db.transaction(() => {
+    const version = Number(db.pragma('user_version', { simple: true }));
+    const old = version < JOURNAL_VERSION && has('journal_entries');
     if (old) for (const table of FIRST_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
     // (version 2 kept every body inside the batch's JSON, which is still read as it is)
     if (version === 2 && has('journal_batches')) db.exec('ALTER TABLE journal_batches ADD COLUMN bodies TEXT');
     if ((version === 2 || version === 3) && has('journal_batches')) db.exec(RENUMBER_BY_COMPANY);
     db.exec(JOURNAL_SCHEMA);
     if (version < JOURNAL_VERSION) db.pragma(`user_version = ${JOURNAL_VERSION}`);
+    return old ? 'the journal was kept an entry a row by an earlier pinvoice; it was begun anew in batches' : undefined;
   }).immediate();
-  return old ? 'the journal was kept an entry a row by an earlier pinvoice; it was begun anew in batches' : undefined;
 }
 
 /**
