@@ -23,7 +23,7 @@ export const Problem = z.object({
 });
 
 export const JournalEntry = z.object({
-  id: z.int().describe('the cursor: increasing, one journal for every node of a team'),
+  id: z.int().describe("the cursor: the company's own count of its entries (1, 2, 3…), increasing, one journal for every node of a team"),
   at: timestamp().describe('when it was received (in) or sent (out), real time'),
   sandbox_at: timestamp().describe("the company's sandbox clock as the answer was made (out: as the attempt was sent): the time the records it wrote carry"),
   direction: z.enum(DIRECTIONS).describe('in: a request to the API; out: a postback attempt'),
