@@ -109,10 +109,12 @@ describe("Node's own refusals", () => {
     ['a header too large', `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
     ['a binary Authorization header', 'GET /api/v2/company HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \u0001\u0002\r\n\r\n', 400],
     ['bytes that are not HTTP', '\u0000\u0001\u0002 garbage\r\n\r\n', 400],
-  ])('answers %s in the contract error body', async (_, raw, status) => {
+  ])('answers %s in the contract error body, never cached nor sniffed', async (_, raw, status) => {
     const { socket, closed } = connect();
     socket.write(raw);
-    expect(parse((await closed).text)).toEqual({ status, body: { error: 'bad_request', message: expect.any(String) } });
+    const { text } = await closed;
+    expect(parse(text)).toEqual({ status, body: { error: 'bad_request', message: expect.any(String) } });
+    expect(text.split('\r\n\r\n')[0]).toMatch(/\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\n/);
   });
 });
 
