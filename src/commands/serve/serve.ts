@@ -88,7 +88,7 @@ async function writeEnv(out: Output, flags: ServeFlags, server: RunningServer, t
   if (flags.writeEnv === undefined) return;
   const known = token ?? server.seeded?.token;
   try {
-    await writeServerEnv(flags.writeEnv, server, known);
+    await writeServerEnv(flags.writeEnv, server, known, (line) => out.message(line));
   } catch (error) {
     await server.close();
     throw error;
@@ -109,7 +109,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const stopped = untilSignal();
   const server = await start(flags, db, token);
   await writeEnv(out, flags, server, token);
-  const unregister = registerServer(db, server.url);
+  const unregister = registerServer(db, server.url, (line) => out.message(line));
   out.data(`listening on ${server.url}`);
   announceSeed(out, server, db);
   if (!server.seeded) out.message(`dashboard: ${server.url}/dashboard (sign in with \`${invocation()} dashboard\` or a token)`);
