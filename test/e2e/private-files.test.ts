@@ -2,7 +2,7 @@
 // a database and its journal left readable by others are made owner-only at the next serve, said once;
 // whatever serve, serve ca, login, --write-env and a batch's --out create is 0600, each folder 0700.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,20 @@ describe.runIf(ENGINE === 'sqlite')('a database whose files were left 0644', () 
     const told = again.stderr().split('\n').filter((line) => files.some((file) => line.includes(file)));
     expect(told).toEqual([`made owner-only, as other users could read them: ${files.map((file) => `${file} (was 644)`).join(', ')}`]);
     expect(notPrivate(env.HOME ?? '')).toEqual([]);
+  });
+
+  // only root can hand a file to another user
+  it.runIf(process.getuid?.() === 0)("another user's journal left 0644 is refused at start, naming it and the chmod; nothing is changed", async () => {
+    const env = tempHome();
+    const db = join(env.HOME ?? '', 'shared.db');
+    expect((await run(['serve', 'company', 'list', '--db', db], { env })).code).toBe(0);
+    const journal = `${db}-requests`;
+    chmodSync(journal, 0o644);
+    chownSync(journal, 65534, 65534);
+    const result = await run(['serve', '--port', '0', '--db', db], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`pinvoice: ${journal} may be read by other users (mode 644) and belongs to another user: make it owner-only (chmod 600 ${journal}) or use another --db\n`);
+    expect([mode(journal), statSync(journal).uid]).toEqual(['644', 65534]);
   });
 
   it('a file that is not a database keeps its mode: it is refused, never made ours', async () => {
