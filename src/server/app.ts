@@ -33,6 +33,7 @@ import { locationKeys, type LocationKeys } from './pix-location/key-folder.js';
 import { LOCATION_PATH } from './pix-location/paths.js';
 import { registerPixLocation } from './pix-location/routes.js';
 import { frozenClock, SEEDED_START, seededSources, withEventIds } from './seeded.js';
+import { createOwnHosts, guardPages } from './own-host.js';
 import type { Access, Store } from './store/port.js';
 
 declare module 'fastify' {
@@ -195,6 +196,10 @@ export function createApp(options: AppOptions): FastifyInstance {
   if (config.rateLimit) app.register(import('@fastify/rate-limit'), rateLimitOptions(config.rateLimit));
   // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
   app.register(async (api) => registerOperations(api, ctx, { version: options.version, authenticate, rateLimited: config.rateLimit !== false, streams }));
+  // the pages answer only at the server's own names; the API at any (own-host.ts)
+  const hosts = createOwnHosts({ https: options.https !== undefined, publicHost: options.publicHost, allowedHosts: config.allowedHosts, address: () => app.server.address() });
+  app.decorate('ownHosts', hosts);
+  guardPages(app, hosts);
   registerCheckout(app, ctx, logError);
   registerDashboard(app, ctx, streams, logError, { secure: options.https !== undefined });
   registerLocation(app, ctx, options);

@@ -106,7 +106,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const pixLocation = `${settings.publicHost ?? listeningHost(host, app.server.address())}${LOCATION_PATH}`;
     const loaded = fixtures && (await loadFixtures({ store, settings: { ...settings, pixLocation }, clock: now, seed }, fixtures));
     const started = running(app, store, host, tls ? 'https' : 'http', seeded && !token ? seeded : undefined, stop);
-    const signInUrl = started.seeded && (await firstSignInLink(store, started.seeded.token, started.url, Date.now()));
+    // (no request to take a Host from: --public-host, else the listening address)
+    const signInUrl = started.seeded && (await firstSignInLink(store, started.seeded.token, app.ownHosts.origin(), Date.now()));
     return { ...started, ...(signInUrl && { signInUrl }), ...(loaded && { fixtures: loaded }) };
   } catch (error) {
     await stop().catch(() => undefined);
@@ -115,11 +116,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 /** The dashboard's sign-in link for the company this start created, shown with its token. */
-async function firstSignInLink(store: Store, token: string, url: string, now: number): Promise<string | undefined> {
+async function firstSignInLink(store: Store, token: string, origin: string, now: number): Promise<string | undefined> {
   const access = await store.companies.authenticate(token);
   if (!access) return undefined;
   const { code } = await makeLinkCode(store, access, now, FIRST_LINK_MS);
-  return `${url}/dashboard/sign-in?code=${code}`;
+  return `${origin}/dashboard/sign-in?code=${code}`;
 }
 
 async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {

@@ -8,6 +8,7 @@ import { checkedDb } from './with-store.js';
 import { formatCnpj } from '../../domain/document.js';
 import { fixedSecretProblem } from '../../domain/secrets.js';
 import { checkWritablePath } from '../../base/env-file.js';
+import { allowedHostEntry } from '../../base/host-port.js';
 import { frozenClock } from '../../server/seeded.js';
 import { FixturesError } from '../../server/fixtures.js';
 import { KeyFolderError, ListenError, SeedError, startServer, type RunningServer } from '../../server/serve.js';
@@ -19,6 +20,15 @@ import { invocation } from '../../cli/invocation.js';
 import { loginLine } from './login-line.js';
 import { registerServer } from './registry.js';
 import { checkEnvToken, FLAG as WRITE_ENV, writeServerEnv } from './write-env.js';
+
+/** `--allowed-host`: each a name or address without a port, or a .domain (src/base/host-port.ts). */
+function allowedHosts(given: string[] | undefined): string[] {
+  return (given ?? []).map((value) => {
+    const entry = allowedHostEntry(value);
+    if (entry === undefined) throw usageError(`--allowed-host ${JSON.stringify(value)}: must be a host name or address without a port (every port of an allowed name is allowed), or .example.com for a domain and the names under it`);
+    return entry;
+  });
+}
 
 function fixedToken(flag: string | undefined): string | undefined {
   const token = flag ?? (process.env.PINVOICE_SERVE_TOKEN || undefined);
@@ -50,7 +60,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-async function start(flags: ServeFlags, db: string, token: string | undefined): Promise<RunningServer> {
+async function start(flags: ServeFlags, db: string, token: string | undefined, allowed: string[]): Promise<RunningServer> {
   const fixtures = await readFixturesFlag(flags.fixtures);
   try {
     return await startServer({
@@ -73,6 +83,7 @@ async function start(flags: ServeFlags, db: string, token: string | undefined): 
       keyFolder: keyFolderFor(db, dataDir()),
       tls: flags.tls ?? false,
       publicHost: flags.publicHost,
+      allowedHosts: allowed,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);
@@ -100,6 +111,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const out = createOutput({});
   const db = checkedDb(flags.db ?? defaultDbPath());
   const token = fixedToken(flags.token);
+  const allowed = allowedHosts(flags.allowedHost);
   if (flags.writeEnv !== undefined) {
     checkWritablePath(flags.writeEnv, WRITE_ENV);
     checkEnvToken(token);
@@ -107,7 +119,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   // Listened for before the "listening on" line: a SIGTERM sent as soon as it is read closes cleanly
   // (the bench's start-and-stop met the default action, an exit by the signal, in the moment between).
   const stopped = untilSignal();
-  const server = await start(flags, db, token);
+  const server = await start(flags, db, token, allowed);
   await writeEnv(out, flags, server, token);
   const unregister = registerServer(db, server.url, (line) => out.message(line));
   out.data(`listening on ${server.url}`);
