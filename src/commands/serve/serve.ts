@@ -1,5 +1,6 @@
 // `pinvoice serve`: the local server on its database, until SIGINT or SIGTERM. One stdout line,
 // `listening on <url>`, printed once the port is bound; everything else is a message on stderr.
+import { CLOCK_LATEST, MAX_PIX_EXPIRY_SECONDS, withinClockBound } from '../../api/clock-bound.js';
 import { createOutput, type Output } from '../../cli/output.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { dataDir, defaultDbPath } from '../../cli/paths.js';
@@ -35,6 +36,12 @@ function fixedToken(flag: string | undefined): string | undefined {
   const problem = token === undefined ? undefined : fixedSecretProblem(token);
   if (problem) throw usageError(`--token (or PINVOICE_SERVE_TOKEN) ${problem}`);
   return token;
+}
+
+/** `--clock` and `--pix-expiry` within the sandbox clock's bound (their parsers check only their form: they load before any command). */
+function checkClockFlags(flags: ServeFlags): void {
+  if (flags.clock !== undefined && !withinClockBound(Date.parse(flags.clock))) throw usageError(`--clock ${flags.clock} is past ${CLOCK_LATEST}, the latest time the sandbox clock may read`);
+  if (flags.pixExpiry > MAX_PIX_EXPIRY_SECONDS) throw usageError(`--pix-expiry must be at most ${MAX_PIX_EXPIRY_SECONDS} seconds (ten years), not ${flags.pixExpiry}`);
 }
 
 /** The company and token a first start created: shown this once, with the command that stores the token. */
@@ -112,6 +119,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const db = checkedDb(flags.db ?? defaultDbPath());
   const token = fixedToken(flags.token);
   const allowed = allowedHosts(flags.allowedHost);
+  checkClockFlags(flags);
   if (flags.writeEnv !== undefined) {
     checkWritablePath(flags.writeEnv, WRITE_ENV);
     checkEnvToken(token);
