@@ -259,13 +259,13 @@ export const OPERATIONS = [
   {
     id: 'sandboxDashboardLink',
     name: 'Sandbox: dashboard sign-in link',
-    summary: "pinvoice serve only: a one-time link (10 minutes) that signs a browser in to the dashboard, /dashboard, as this token; the journal keeps the request, the link's code masked.",
+    summary: "pinvoice serve only: a one-time link (10 minutes) that signs a browser in to the dashboard, /dashboard, as this token, at the Host the request names; the journal keeps the request, the link's code masked. A Host that is not one of the server's names (loopback, its listening address, --public-host, --allowed-host) is refused, 403 forbidden.",
     method: 'POST',
     path: '/api/v2/sandbox/dashboard/links',
     auth: 'bearer',
     sandbox: true,
     response: DashboardLink,
-    errors: [401],
+    errors: [401, 403],
   },
   {
     id: 'sandboxScenarios',

@@ -3,6 +3,7 @@
 // postbacks' X-Webhook-Signature. `pinvoice serve` only.
 import { z } from 'zod';
 import { BODY_SIGNATURE_HEADER } from '../domain/signature.js';
+import { CLOCK_LATEST } from './clock-bound.js';
 import { typeError } from './schemas.js';
 
 const timestamp = () => z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC, milliseconds, trailing Z');
@@ -23,7 +24,8 @@ export const ClockAdvanceRequest = z.object({
 });
 
 export const ClockSetRequest = z.object({
-  now: z.iso.datetime({ offset: true, error: typeError('must be an ISO 8601 date and time with its zone, e.g. 2026-12-01T12:00:00Z') }),
+  now: z.iso.datetime({ offset: true, error: typeError('must be an ISO 8601 date and time with its zone, e.g. 2026-12-01T12:00:00Z') })
+    .describe(`at most ${CLOCK_LATEST}, the latest time the sandbox clock may read (422 beyond)`),
 });
 
 const flag = () => z.boolean({ error: 'must be true or false' });

@@ -5,11 +5,11 @@
 // GitHub's GITHUB_ENV and `docker run --env-file`, which strip no quotes); any other value goes in
 // single quotes, which bash and the dotenv parsers all take literally. A value holding a single quote,
 // a backslash or a control character is refused: no one spelling of it reads the same everywhere.
-import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { InputError } from './input-error.js';
 import { pathProblem } from './path-problem.js';
+import { writePrivateFile, type Notify } from './private-file.js';
 
 const BARE = /^[\w.:/@%+,[\]-]*$/;
 const UNQUOTABLE = /['\\\p{Cc}]/u;
@@ -42,24 +42,11 @@ export function checkWritablePath(path: string, flag: string): void {
   if (statOf(path)?.isDirectory()) throw new InputError(`${flag} ${path} is a folder, not a file`);
 }
 
-/**
- * Writes the file owner-only (0600), whole or not at all: a temporary file beside it, created with
- * that mode, then renamed over it. A file already there is replaced, its mode with it; a reader never
- * sees half of it.
- */
-export function writeOwnerOnly(path: string, text: string, flag: string): void {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+/** Writes the file owner-only (0600), whole or not at all (private-file.ts); a file it replaces goes, its mode with it. */
+export function writeOwnerOnly(path: string, text: string, flag: string, notify: Notify): void {
   try {
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      fchmodSync(fd, 0o600); // a umask narrows the mode open gives, never widens it: made exact
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
+    writePrivateFile(path, text, notify);
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new InputError(`${flag} ${pathProblem(error, path, 'write')}`);
   }
 }

@@ -1,7 +1,7 @@
 // Profiles in a conf file readable by its owner only: { current, profiles: { name: { baseUrl, token, company } } }.
 // Commands that only read it (every API command, `profile list`) read the file directly; conf, which
 // costs about 100 ms to load, is loaded for writes, and whenever conf would write on opening.
-import { chmodSync, readFileSync, renameSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CliError, EXIT } from './errors.js';
 import { configDir } from './paths.js';
@@ -96,12 +96,25 @@ export function brokenConfigError(path: string, problem: string): CliError {
   );
 }
 
-/** Renames a file that cannot be read, so that nothing in it is lost; it keeps the owner-only mode. */
+/** Renames a file that cannot be read, so that nothing in it is lost; it keeps the owner-only mode (openConfig made it so). */
 function moveAside(path: string, now = new Date()): string {
   const aside = `${path}.broken-${now.toISOString().replace(/[-:]|\.\d+/g, '')}`;
   renameSync(path, aside);
-  chmodSync(aside, 0o600);
   return aside;
+}
+
+/**
+ * Before conf opens it: the folder made 0700 (conf would make it with the umask's mode), the folder
+ * and the file tightened when found wider, said on stderr. One that cannot be is an error naming it.
+ */
+function makeConfigPrivate({ ownFolder, PrivateFileError, tightenFiles }: typeof import('../base/private-file.js'), path: string): void {
+  const notify = (line: string) => process.stderr.write(`pinvoice: ${line}\n`);
+  try {
+    ownFolder(dirname(path), notify);
+    tightenFiles([path], notify);
+  } catch (error) {
+    throw error instanceof PrivateFileError ? new CliError(`the configuration: ${error.message}`, EXIT.unexpected) : error;
+  }
 }
 
 /** The file both readers use: config.json in configDir (PINVOICE_CONFIG_DIR, else the platform's). */
@@ -133,7 +146,9 @@ export async function readConfig(env: NodeJS.ProcessEnv = process.env): Promise<
  * it; with `repair` (login) it reads as empty instead and is moved aside by the first write.
  */
 export async function openConfig(env: NodeJS.ProcessEnv = process.env, { repair = false } = {}): Promise<ConfigStore> {
-  const { default: Conf } = await import('conf');
+  // loaded for writes only: a command that reads profiles never needs it
+  const [{ default: Conf }, files] = await Promise.all([import('conf'), import('../base/private-file.js')]);
+  makeConfigPrivate(files, configPath(env));
   let problem: string | undefined;
   let movedAside: { to: string; problem: string } | undefined;
   const conf = new Conf<Shape>({
@@ -164,8 +179,7 @@ export async function openConfig(env: NodeJS.ProcessEnv = process.env, { repair 
     }
     mutate(shape);
     conf.store = shape.current === undefined ? { profiles: shape.profiles } : shape;
-    chmodSync(conf.path, 0o600);
-    chmodSync(dirname(conf.path), 0o700);
+    files.setOwnerOnly(conf.path); // conf's mode is the umask's to narrow: made exact
   };
   return {
     path: conf.path,

@@ -17,7 +17,7 @@ import { ApiError, forbidden, frameworkError, storeFaultError } from './errors.j
 import { healthLine, StoreFault } from './store/faults.js';
 import { checkKey, IDEMPOTENCY_WINDOW_MS, oncePerKey, type Answer } from './idempotency.js';
 import type { ServerContext } from './invoices/context.js';
-import { expireAllDue } from './sandbox/clock.js';
+import { createExpirySweep } from './sandbox/clock.js';
 import { companyContext } from './sandbox/company-time.js';
 import { resolveConfig, type RateLimit, type ServerSettings } from './config.js';
 import { checkingInterval } from './limits.js';
@@ -33,6 +33,7 @@ import { locationKeys, type LocationKeys } from './pix-location/key-folder.js';
 import { LOCATION_PATH } from './pix-location/paths.js';
 import { registerPixLocation } from './pix-location/routes.js';
 import { frozenClock, SEEDED_START, seededSources, withEventIds } from './seeded.js';
+import { createOwnHosts, guardPages } from './own-host.js';
 import type { Access, Store } from './store/port.js';
 
 declare module 'fastify' {
@@ -191,11 +192,15 @@ export function createApp(options: AppOptions): FastifyInstance {
   // streams end before the server waits for its connections; what is buffered is written last
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => journal.close());
-  every(app, config.expiryCheckMs, () => expireAllDue(ctx), logError);
+  every(app, config.expiryCheckMs, createExpirySweep(ctx, logLine), logError);
   every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);
   if (config.rateLimit) app.register(import('@fastify/rate-limit'), rateLimitOptions(config.rateLimit));
   // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
   app.register(async (api) => registerOperations(api, ctx, { version: options.version, authenticate, rateLimited: config.rateLimit !== false, streams }));
+  // the pages answer only at the server's own names; the API at any (own-host.ts)
+  const hosts = createOwnHosts({ https: options.https !== undefined, publicHost: options.publicHost, allowedHosts: config.allowedHosts, address: () => app.server.address() });
+  app.decorate('ownHosts', hosts);
+  guardPages(app, hosts);
   registerCheckout(app, ctx, logError);
   registerDashboard(app, ctx, streams, logError, { secure: options.https !== undefined });
   registerLocation(app, ctx, options);

@@ -45,6 +45,12 @@ export interface ServerConfig {
   postbacks: PostbackConfig | false;
   /** body size, nesting depth, timeouts and the in-flight budget */
   limits: Limits;
+  /**
+   * names besides the server's own (loopback, the listening address, `publicHost`) that its pages and
+   * sign-in links answer at (`serve --allowed-host`, repeatable): a proxy's, a tunnel's or a Compose
+   * service's name; `.example.com` allows that domain and the names under it (own-host.ts)
+   */
+  allowedHosts: readonly string[];
 }
 
 export const POSTBACK_DEFAULTS: PostbackConfig = { attempts: 4, baseDelayMs: 1000, timeoutMs: 10_000, concurrency: 16 };
@@ -60,6 +66,7 @@ export const SERVER_DEFAULTS: ServerConfig = {
   idempotencyPurgeMs: 3_600_000,
   postbacks: POSTBACK_DEFAULTS,
   limits: DEFAULT_LIMITS,
+  allowedHosts: [],
 };
 
 /** What a caller may set: any part, the nested ones field by field. */

@@ -23,6 +23,7 @@ import { advanceClock, resetClock, setClock, showClock } from './sandbox/clock.j
 import { putSigning, showSigning } from './sandbox/webhook-signing.js';
 import { bearerToken } from './auth.js';
 import { makeLinkCode } from './dashboard/session.js';
+import { hostRefused } from './own-host.js';
 import { clearJournal, findJournal, getJournalEntry, listJournal, type Streams } from './journal/handlers.js';
 import { monthOf, type Company } from './store/port.js';
 
@@ -135,8 +136,11 @@ export const HANDLERS: Record<OperationId, Handler> = {
   },
   async sandboxDashboardLink({ ctx, request }) {
     if (!request.access) throw new Error('an authenticated operation ran without its token');
+    // a link names only a Host of this server's (a forged one would send the browser elsewhere)
+    const { host } = request.headers;
+    if (!request.server.ownHosts.allows(host)) throw hostRefused(host);
     const { code, expiresAt } = await makeLinkCode(ctx.store, request.access, Date.now());
-    return { status: 200, body: { url: `${request.protocol}://${request.host}/dashboard/sign-in?code=${code}`, expires_at: new Date(expiresAt).toISOString() } };
+    return { status: 200, body: { url: `${request.server.ownHosts.origin(host)}/dashboard/sign-in?code=${code}`, expires_at: new Date(expiresAt).toISOString() } };
   },
   async sandboxScenarios() {
     return { status: 200, body: { data: SCENARIOS } };

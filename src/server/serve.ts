@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { listenMessage } from '../base/listen-message.js';
+import { PrivateFileError, type Notify } from '../base/private-file.js';
 import type { Seed } from '../base/seeded-random.js';
 import { createApp } from './app.js';
 import type { ServerSettings } from './config.js';
@@ -53,10 +54,11 @@ export class ListenError extends Error {}
 export class KeyFolderError extends Error {}
 
 /** Reads (or makes) the keys, a folder that cannot be written said as such rather than as a bare errno. */
-async function keysIn(folder: string, hosts: readonly string[], vault: Store['keyVault']): Promise<LocationKeys> {
+async function keysIn(folder: string, hosts: readonly string[], vault: Store['keyVault'], notify: Notify): Promise<LocationKeys> {
   try {
-    return await locationKeys(folder, hosts, vault);
+    return await locationKeys(folder, hosts, vault, undefined, notify);
   } catch (error) {
+    if (error instanceof PrivateFileError) throw new KeyFolderError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
     throw new KeyFolderError(`cannot keep the pix location's keys in ${folder} (${code}): choose a --db in a folder you can write, or PINVOICE_DATA_DIR for :memory:`);
@@ -67,10 +69,12 @@ async function keysIn(folder: string, hosts: readonly string[], vault: Store['ke
 export class SeedError extends Error {}
 
 const random = (n: number) => randomBytes(n);
+/** where a file found readable by others and made owner-only is told (as the app's log lines) */
+const toStderr: Notify = (line) => console.error(line);
 
 /** Binds the port, then seeds: a start that cannot listen creates no company whose token nobody sees. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const { host, port, db, token, version, durability, connectTimeoutMs, checkBeforeBytes, seed, fixtures: file, keyFolder = scratchKeyFolder(), tls, ...settings } = options;
+  const { host, port, db, token, version, durability, connectTimeoutMs, checkBeforeBytes, seed, fixtures: file, keyFolder = scratchKeyFolder(), tls, notify = toStderr, ...settings } = options;
   const clock = options.clock ?? (seed === undefined ? undefined : frozenClock(SEEDED_START));
   // a bad file is refused before the database is opened: nothing is written
   const fixtures = file === undefined ? undefined : readFixtures(file, (clock ?? (() => new Date()))());
@@ -84,7 +88,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   };
   try {
-    store = await connectStore(db, { durability, connectTimeoutMs, checkBeforeBytes });
+    store = await connectStore(db, { durability, connectTimeoutMs, checkBeforeBytes, notify });
     const now = clock ?? (() => new Date());
     if (seed !== undefined && (await holdsCharges(store, now()))) {
       throw new SeedError('a seeded run starts from a database without charges, and this one holds some (their ids would repeat): use a new database file, or :memory:');
@@ -92,8 +96,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // the keys are read (or made) at start only for TLS; otherwise on the first fetch of a location
     const hosts = certificateHosts(host, settings.publicHost && hostName(settings.publicHost));
     const vault = store.keyVault; // PostgreSQL: in the database the nodes share; SQLite: in the folder
-    const keys = tls ? await keysIn(keyFolder, hosts, vault) : undefined;
-    const pixKeys = keys ? async () => keys : () => keysIn(keyFolder, hosts, vault);
+    const keys = tls ? await keysIn(keyFolder, hosts, vault, notify) : undefined;
+    const pixKeys = keys ? async () => keys : () => keysIn(keyFolder, hosts, vault, notify);
     const https = keys && { key: keys.leaf.key, cert: keys.leaf.cert + keys.ca.cert };
     app = createApp({ ...settings, store, version, seed, clock, pixKeys, ...(https && { https }) });
     await listen(app, host, port);
@@ -102,7 +106,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const pixLocation = `${settings.publicHost ?? listeningHost(host, app.server.address())}${LOCATION_PATH}`;
     const loaded = fixtures && (await loadFixtures({ store, settings: { ...settings, pixLocation }, clock: now, seed }, fixtures));
     const started = running(app, store, host, tls ? 'https' : 'http', seeded && !token ? seeded : undefined, stop);
-    const signInUrl = started.seeded && (await firstSignInLink(store, started.seeded.token, started.url, Date.now()));
+    // (no request to take a Host from: --public-host, else the listening address)
+    const signInUrl = started.seeded && (await firstSignInLink(store, started.seeded.token, app.ownHosts.origin(), Date.now()));
     return { ...started, ...(signInUrl && { signInUrl }), ...(loaded && { fixtures: loaded }) };
   } catch (error) {
     await stop().catch(() => undefined);
@@ -111,11 +116,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 /** The dashboard's sign-in link for the company this start created, shown with its token. */
-async function firstSignInLink(store: Store, token: string, url: string, now: number): Promise<string | undefined> {
+async function firstSignInLink(store: Store, token: string, origin: string, now: number): Promise<string | undefined> {
   const access = await store.companies.authenticate(token);
   if (!access) return undefined;
   const { code } = await makeLinkCode(store, access, now, FIRST_LINK_MS);
-  return `${url}/dashboard/sign-in?code=${code}`;
+  return `${origin}/dashboard/sign-in?code=${code}`;
 }
 
 async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {

@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setOwnerOnly } from '../base/private-file.js';
 import { connectStore } from '../server/store/index.js';
 import type { Engine } from './types.js';
 
@@ -22,8 +23,9 @@ function engineError(engine: unknown): TypeError {
 /** The place for an engine; a PostgreSQL database is cleared of charges first (left over from a run before). */
 export async function openPlace(engine: Engine | undefined): Promise<Place> {
   if (engine === undefined || engine === 'sqlite') {
-    // mkdtemp makes the folder owner-only: the database holds the company's token hash and secret
+    // owner-only (mkdtemp's 0700, which a umask may narrow, made exact): the database holds the company's token hash and secret
     const folder = await mkdtemp(join(tmpdir(), 'pinvoice-sandbox-'));
+    setOwnerOnly(folder);
     return { db: join(folder, 'sandbox.db'), remove: () => rm(folder, { recursive: true, force: true }) };
   }
   if (engine === 'memory') return { db: ':memory:', remove: async () => undefined };

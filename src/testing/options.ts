@@ -1,6 +1,7 @@
 // startSandbox's options, checked (a bad one is a TypeError or RangeError naming it) and turned into
 // what the server is started with, once at start and again by reset().
 import { randomBytes } from 'node:crypto';
+import { allowedHostEntry } from '../base/host-port.js';
 import { seededBytes, seedText } from '../base/seeded-random.js';
 import { MAX_PUBLIC_HOST, type ServerSettings } from '../server/config.js';
 import { generateToken } from '../server/seed.js';
@@ -19,7 +20,7 @@ export interface Start {
 }
 
 export function checkedStart(options: SandboxOptions): Start {
-  const { seed, clock, fixtures, postbackAttempts, journal, publicHost } = options;
+  const { seed, clock, fixtures, postbackAttempts, journal, publicHost, allowedHosts } = options;
   if (seed !== undefined) {
     try {
       seedText(seed);
@@ -37,6 +38,7 @@ export function checkedStart(options: SandboxOptions): Start {
     ...(postbackAttempts !== undefined && { postbacks: { attempts: postbackAttempts } }),
     ...(journal !== undefined && { journal }),
     ...(publicHost !== undefined && { publicHost: checkedPublicHost(publicHost) }),
+    ...(allowedHosts !== undefined && { allowedHosts: checkedAllowedHosts(allowedHosts) }),
   };
   return { settings, seed, clock: serverClock(clock, seed), fixtures: fixturesSource(fixtures), version: packageVersion() };
 }
@@ -52,6 +54,18 @@ function checkedPublicHost(value: unknown): string {
     throw new RangeError(`startSandbox: publicHost must be at most ${MAX_PUBLIC_HOST} characters (a pix code's location, the host then /qr/v2/ and the txid, holds at most 77), not ${JSON.stringify(value)}`);
   }
   return host;
+}
+
+/** `serve --allowed-host`'s rule (src/base/host-port.ts): names or addresses without a port, or .domains. */
+function checkedAllowedHosts(value: unknown): string[] {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.map((given) => {
+    const entry = typeof given === 'string' ? allowedHostEntry(given) : undefined;
+    if (entry === undefined) {
+      throw new TypeError(`startSandbox: allowedHosts must be an array of host names or addresses without a port ('shop.test', '.example.test' for a domain and the names under it), and ${JSON.stringify(given)} is not one`);
+    }
+    return entry;
+  });
 }
 
 /** An instant stands still (as `serve --clock`); a seed without one stands at SEEDED_START (as `serve --seed`). */

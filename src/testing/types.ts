@@ -42,6 +42,12 @@ export interface SandboxOptions {
    * codes (`pix.example.com/qr/v2/<txid>`, no port) instead of `127.0.0.1:<port>/qr/v2/<txid>`. The sandbox still listens on 127.0.0.1.
    */
   publicHost?: string;
+  /**
+   * Names besides its own (loopback and `publicHost`) that the sandbox's pages (the dashboard, the checkout page) and
+   * sign-in links answer at, as `pinvoice serve --allowed-host`: a browser that reaches the sandbox by another name
+   * (a host-resolver rule, a container's name). `'.example.test'` allows that domain and the names under it. Any other Host is refused 403; the API answers any.
+   */
+  allowedHosts?: readonly string[];
   /** the server's clock: an instant, where it stands still (moved by sandbox.clock), or a function read at every use */
   clock?: string | Date | (() => Date);
   /** deliveries of one postback, the first included (default 4: one and 3 retries) */

@@ -3,6 +3,8 @@
 // in the postgres project too). Sign-in by link and by token, live requests, the charge actions with
 // their postbacks, the company's clock and chaos, another company's charge, sign-out, escaping, CSRF,
 // where the token never goes, axe-core on every page at a phone's and a desktop's size, the keyboard.
+// Every page but axe-core's runs under its own Content-Security-Policy, and anything the policy
+// refuses fails the test: the live updates and the forms work as a real browser runs them.
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,29 +56,43 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     await browser?.close();
   });
 
-  const opened: { context: BrowserContext; pageErrors: string[] }[] = [];
+  const opened: { context: BrowserContext; pageErrors: string[]; refused: string[] }[] = [];
   afterEach(async () => {
     const errors = opened.flatMap((o) => o.pageErrors);
+    const refused = opened.flatMap((o) => o.refused);
     await Promise.all(opened.splice(0).map((o) => o.context.close()));
     expect(errors, 'uncaught errors in the page').toEqual([]);
+    expect(refused, 'what the page\'s own CSP refused').toEqual([]);
   });
 
-  async function context(viewport = DESKTOP) {
-    const made = await browser.newContext({ viewport, bypassCSP: true }); // (axe-core is injected as a script)
+  /**
+   * A page in a context of its own, under the page's own CSP: whatever the policy refuses (a
+   * securitypolicyviolation event, Chromium's "Refused to …" message) fails the test. Only axe-core's
+   * contexts bypass it (axe is injected as a script the policy forbids).
+   */
+  async function context(viewport = DESKTOP, { bypassCSP = false } = {}) {
+    const made = await browser.newContext({ viewport, bypassCSP });
     const pageErrors: string[] = [];
-    opened.push({ context: made, pageErrors });
+    const refused: string[] = [];
+    opened.push({ context: made, pageErrors, refused });
+    // (a binding and an init script are the browser's own, outside the page's policy)
+    await made.exposeBinding('__refusedByCsp', (_source, text: string) => refused.push(`securitypolicyviolation: ${text}`));
+    await made.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => window.__refusedByCsp([e.violatedDirective, e.blockedURI, e.sourceFile, e.lineNumber].join(' ')))`);
     const page = await made.newPage();
     page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(`console: ${message.text()}`);
+    });
     page.on('dialog', (dialog) => {
       pageErrors.push(`a dialog opened: ${dialog.message()}`);
       void dialog.dismiss();
     });
-    return { context: made, page };
+    return { context: made, page, refused };
   }
 
   /** A page signed in by pasting the token (the link is spent by its own test). */
-  async function signedIn(viewport = DESKTOP, token = state.gateway.token) {
-    const made = await context(viewport);
+  async function signedIn(viewport = DESKTOP, token = state.gateway.token, options: { bypassCSP?: boolean } = {}) {
+    const made = await context(viewport, options);
     await made.page.goto(`${state.gateway.url}/dashboard`);
     await made.page.getByLabel('Access token').fill(token);
     await made.page.getByRole('button', { name: 'Sign in' }).click();
@@ -264,7 +280,7 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     const NAME = '<img src=x onerror=alert(1)>';
     const META = '</script><script>alert(2)</script>';
     const record = await createCharge(state.gateway, validPix({ payer: { name: NAME, email: 'x@example.com', cpf_cnpj: '529.982.247-25' }, metadata: { note: META } }));
-    const { context: made, page } = await signedIn();
+    const { context: made, page, refused } = await signedIn();
     const answer = await page.goto(`${state.gateway.url}/dashboard/charges/${record.id}`);
     const csp = answer?.headers()['content-security-policy'] ?? '';
     expect(csp).toContain("script-src 'self'");
@@ -273,6 +289,12 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     expect(await page.locator('section[aria-labelledby=meta-h]').innerText()).toContain(META);
     expect(await page.locator('main img, [onerror]').count()).toBe(0);
     expect(await page.evaluate('[...document.scripts].map((s) => new URL(s.src).pathname)')).toEqual(['/dashboard/assets/dashboard.js']);
+    // the policy holds in this browser, and what it refuses is seen: an inline script put in the page does not run
+    await page.evaluate(`(() => { const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s); })()`);
+    await expect.poll(() => refused.map((line) => line.split(':')[0]).sort(), LIVE).toEqual(['console', 'securitypolicyviolation']);
+    expect(refused.find((line) => line.startsWith('securitypolicyviolation'))).toMatch(/^securitypolicyviolation: script-src(-elem)? inline/);
+    expect(await page.evaluate('window.__inline')).toBeUndefined();
+    refused.splice(0); // (refused as it should be: not a fault of the page)
 
     // another site's form: the browser sends no cookie (SameSite=Strict); with the cookie and no CSRF token (or the wrong one), refused
     const cookie = (await made.cookies())[0];
@@ -304,11 +326,11 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     const entries = (await api(state.gateway, 'GET', '/api/v2/sandbox/requests?limit=1')).body.data;
     const paths = ['/dashboard/requests', `/dashboard/requests/${entries[0].id}`, '/dashboard/charges', `/dashboard/charges/${record.id}`, `/dashboard/charges/${record.id}/refund`, '/dashboard/company'];
     for (const viewport of [PHONE, DESKTOP]) {
-      const signIn = await context(viewport);
+      const signIn = await context(viewport, { bypassCSP: true });
       await signIn.page.goto(`${state.gateway.url}/dashboard`);
       const found = (await axeViolations(signIn.page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(found, `sign-in at ${viewport.width}: ${describeViolations(found)}`).toEqual([]);
-      const { page } = await signedIn(viewport);
+      const { page } = await signedIn(viewport, state.gateway.token, { bypassCSP: true });
       for (const path of paths) {
         await page.goto(`${state.gateway.url}${path}`);
         const violations = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');

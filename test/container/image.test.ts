@@ -52,6 +52,8 @@ let uid = 0;
 let gid = 0;
 let sizeBytes = 0;
 const mounts: string[] = [];
+/** What the image itself holds in /data and in its user's HOME, read before the volume is mounted over /data. */
+const baked: Record<string, string[]> = {};
 
 /** A process started as the container would start it: the image's entrypoint, its user, env and working directory. */
 interface Container {
@@ -102,12 +104,14 @@ async function api(path: string, token: string, init: { method?: string; body?: 
   return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
 }
 
-/** Every file under a folder (not following links), for the secrets sweep. */
-function* files(dir: string): Generator<string> {
+/** Every file under a folder (not following links), for the secrets sweep; with `all`, its folders and links too. */
+function* files(dir: string, all = false): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* files(path);
-    else if (entry.isFile()) yield path;
+    if (entry.isDirectory()) {
+      if (all) yield path;
+      yield* files(path, all);
+    } else if (all || entry.isFile()) yield path;
   }
 }
 
@@ -133,6 +137,10 @@ beforeAll(() => {
   if (!user) throw new Error(`the image's user ${name} is not in its /etc/passwd`);
   uid = Number(user[2]);
   gid = Number(user[3]);
+  // (a volume hides the image's /data: a token or profile built into it is looked for here, before)
+  for (const dir of new Set(['/data', user[5] || '/data'])) {
+    baked[dir] = existsSync(join(root, dir)) ? [...files(join(root, dir), true)].map((path) => path.slice(root.length)) : [];
+  }
   // what the runtime mounts: /proc, /dev, and the volume (a host folder, as `-v folder:/data`)
   volume = mkdtempSync(join(tmpdir(), 'pinvoice-volume-'));
   chownSync(volume, uid, gid);
@@ -170,7 +178,10 @@ describe('the image', () => {
 
   it('holds no token, secret or npm credential', () => {
     expect(config.Env.filter((entry) => /TOKEN|SECRET|PASSWORD/i.test(entry.split('=')[0] ?? ''))).toEqual([]);
-    expect(readdirSync(join(root, 'data'))).toEqual([]); // the mounted volume: see below for the image's own
+    // the image's own /data and HOME (the same folder, as the Dockerfile makes its user), then the volume over /data
+    expect(Object.keys(baked)).toContain('/data');
+    for (const [dir, found] of Object.entries(baked)) expect(found, `what the image holds in ${dir}`).toEqual([]);
+    expect(readdirSync(join(root, 'data'))).toEqual([]);
     const leftovers: string[] = [];
     for (const dir of ['root', 'opt/pinvoice', 'home', 'etc', 'run', 'tmp', 'var']) {
       if (!existsSync(join(root, dir))) continue;

@@ -1,19 +1,17 @@
 // The inspector's journal end to end, on the engine of the run (SQLite file or PostgreSQL): the built
 // binary's `serve`, driven over plain HTTP as a merchant's code would. A card create is kept redacted
-// (the raw number and security code appear nowhere: database bytes, list, stream, logs), a refused
-// create keeps its problems, a replay is marked, postback attempts to a receiver that answers 500 then
-// 200 are both there, a wait answers a request made 200 ms later, a find that misses names the member
-// that differed, companies are apart, eviction is counted, and two nodes of one database share one journal.
-import { readFileSync, existsSync } from 'node:fs';
+// (the raw number and security code appear nowhere: database bytes, list, stream, logs), the webhook
+// secret and a sign-in link's code are in no entry or journal byte, a refused create keeps its
+// problems, a replay is marked, postback attempts to a receiver that answers 500 then 200 are both
+// there, a wait answers a request made 200 ms later, a find that misses names the member that
+// differed, companies are apart, eviction is counted, and two nodes of one database share one journal.
 import { randomUUID } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../support/cli.js';
 import { ENGINE } from '../support/engine.js';
 import { call, dbFor, killAll, pixBody, removeWorkDirs, sleep, startServe, workDir, type ServeNode } from '../support/processes.js';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.js';
+import { holding, storedTexts } from '../support/stored.js';
 
 const TOKEN = 'pinv_test_inspector_token_0001';
 const CARD = '4111111111111111';
@@ -22,35 +20,6 @@ const cardBody = () => pixBody({
   method: 'credit_card',
   card: { number: CARD, first_name: 'Fulano', last_name: 'de Tal', month: '12', year: '2030', security_code: CODE, installment: 1 },
 });
-
-/**
- * Everything the database holds, as text: on SQLite the files' bytes (the database, the journal's
- * `-requests` file, their logs) and the journal's rows, its deflated bodies inflated; on PostgreSQL
- * every table's rows.
- */
-async function databaseText(db: string): Promise<string> {
-  if (ENGINE !== 'postgres') {
-    const files = [db, `${db}-wal`, `${db}-requests`, `${db}-requests-wal`].filter(existsSync);
-    const journal = new Database(`${db}-requests`, { readonly: true });
-    try {
-      const rows = journal.prepare('SELECT entries, bodies FROM journal_batches').all() as { entries: string; bodies: string | Buffer | null }[];
-      const bodies = rows.map((row) => `${row.entries}${Buffer.isBuffer(row.bodies) ? inflateRawSync(row.bodies).toString('utf8') : (row.bodies ?? '')}`);
-      return [...files.map((file) => readFileSync(file).toString('latin1')), ...bodies].join('\n');
-    } finally {
-      journal.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: db });
-  await client.connect();
-  try {
-    const tables = (await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).rows.map((row) => row.table_name as string);
-    let text = '';
-    for (const table of tables) text += (await client.query(`SELECT string_agg(t::text, E'\\n') AS all FROM "${table}" t`)).rows[0].all ?? '';
-    return text;
-  } finally {
-    await client.end();
-  }
-}
 
 /** The first `count` events of a Server-Sent Events stream, as parsed entries, and its raw text. */
 async function readStream(url: string, token: string, count: number, timeoutMs = 5000): Promise<{ entries: any[]; text: string }> {
@@ -129,12 +98,39 @@ describe(`the journal (${ENGINE})`, () => {
     const paths = (await list(node.url, TOKEN)).body.data.map((entry: any) => entry.path);
     expect(paths).not.toContain('/health');
     expect(paths.some((path: string) => path.startsWith('/api/v2/sandbox/requests'))).toBe(false);
-    const stored = await databaseText(db);
-    expect(stored).toContain('411111******1111'); // the journal's bodies are read (deflated on SQLite), kept masked
-    const everywhere = [text, JSON.stringify(page.body), JSON.stringify(shown.body), node.stdout(), node.stderr(), stored].join('\n');
+    // every byte and row of the store, JSON within JSON read out and deflated bodies inflated: the
+    // number only masked, the code (a value of its own, under any member) and the token nowhere
+    const stored = await storedTexts(db);
+    expect(holding(stored, '411111******1111').length, 'the journal\'s bodies were read').toBeGreaterThan(0);
+    for (const secret of [CARD, CODE, TOKEN, '"security_code"']) expect(holding(stored, secret), `${secret} in the store`).toEqual([]);
+    const everywhere = [text, JSON.stringify(page.body), JSON.stringify(shown.body), node.stdout(), node.stderr()].join('\n');
     expect(everywhere).not.toContain(CARD);
     expect(everywhere).not.toContain(TOKEN);
-    expect(everywhere).not.toMatch(new RegExp(`"security_code"\\s*:\\s*"?${CODE}`));
+    expect(everywhere).not.toMatch(new RegExp(`security_code|(?<![\\w.])${CODE}(?![\\w.])`));
+  });
+
+  it('keeps the webhook secret and a sign-in link\'s code out of the journal: their requests are there, the values in no entry, stream, `logs list` or journal byte', async () => {
+    const after = (await list(node.url, TOKEN, '?limit=500')).body.next_cursor as number;
+    const secret = (await call(node.url, TOKEN, 'GET', '/api/v2/webhooks/secret')).body.webhook_secret as string;
+    const link = (await call(node.url, TOKEN, 'POST', '/api/v2/sandbox/dashboard/links')).body.url as string;
+    const code = new URL(link).searchParams.get('code') ?? '';
+    expect(secret).toMatch(/^\S{16,}$/);
+    expect(code).toMatch(/^[\w-]{43}$/);
+    const entries = (await list(node.url, TOKEN, `?after=${after}`)).body.data as any[];
+    expect(entries.map((entry) => [entry.path, entry.status])).toEqual([['/api/v2/webhooks/secret', 200], ['/api/v2/sandbox/dashboard/links', 200]]);
+    expect(entries[0].response_body.webhook_secret).toBe('[redacted]');
+    const shown = await Promise.all(entries.map((entry) => call(node.url, TOKEN, 'GET', `/api/v2/sandbox/requests/${entry.id}`)));
+    const { text } = await readStream(`${node.url}/api/v2/sandbox/requests/stream?after=${after}`, TOKEN, 2);
+    const logs = await run(['logs', 'list', '--json', '--limit', '500'], { env: { ...env, PINVOICE_TOKEN: TOKEN, PINVOICE_BASE_URL: node.url } });
+    expect(logs.code, logs.stderr).toBe(0);
+    const journal = await storedTexts(db, 'journal');
+    expect(holding(journal, '/api/v2/webhooks/secret').length, 'the journal\'s own store was read').toBeGreaterThan(0);
+    for (const value of [secret, code]) {
+      for (const [where, seen] of [['the list', JSON.stringify(entries)], ['an entry', JSON.stringify(shown.map((s) => s.body))], ['the stream', text], ['logs list', logs.stdout]]) {
+        expect(seen, `${value} in ${where}`).not.toContain(value);
+      }
+      expect(holding(journal, value), `${value} in the journal's store`).toEqual([]);
+    }
   });
 
   it('keeps a refused create with its problems as JSON pointers, and marks an idempotent replay', async () => {

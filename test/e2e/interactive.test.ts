@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePixCode } from '../../src/domain/pix.js';
 import { BIN, serve, tempHome, type ServeProcess } from '../support/cli.js';
+import { readsFrom } from '../support/journal.js';
 
 const TOKEN = 'pinv_test_interactive_token_0123';
 const DRIVER = new URL('../support/pty-drive.py', import.meta.url).pathname;
@@ -53,8 +54,9 @@ describe('invoice get --watch on a terminal', () => {
     const body = { method: 'pix', total_price_cents: 1990, payer: { name: 'Fulano de Tal', email: 'f@example.com', cpf_cnpj: '52998224725' } };
     const answer = (await (await fetch(`${server.url}/api/v2/invoices`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { data: { id: number; secureId: string; qr_code_pix: string } };
     const created = answer.data;
+    const reads = await readsFrom(server.url, TOKEN, created.id);
     const watching = driveInBackground(['invoice', 'get', String(created.id), '--watch', '--qr', '--interval', '1', '--timeout', '20']);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await reads.seen(2); // the watch has read the charge pending and polled it once
     expect((await fetch(`${server.url}/api/v2/sandbox/invoices/${created.id}/pay`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
     const run = await watching;
     expect(run.failure).toBeNull();

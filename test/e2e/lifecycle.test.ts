@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CARDS, boletoCharge, cardCharge } from '../support/charges.js';
 import { run, serve, tempHome, type ServeProcess } from '../support/cli.js';
+import { readsFrom } from '../support/journal.js';
 import { validPix } from '../support/server.js';
 
 const TOKEN = 'pinv_test_e2e_lifecycle_token_01';
@@ -101,11 +102,13 @@ describe('the lifecycle from the command line', () => {
   it('--watch exits 0 when the sandbox pays the charge, 7 when it is canceled', async () => {
     const one = json((await cli(['invoice', 'create', '--file', file('w1.json', validPix()), '--json'])).stdout);
     const two = json((await cli(['invoice', 'create', '--file', file('w2.json', validPix()), '--json'])).stdout);
+    const reads = await Promise.all([one.id, two.id].map((id: number) => readsFrom(server.url, TOKEN, id)));
     const watchPaid = cli(['invoice', 'get', String(one.id), '--watch', '--interval', '1', '--timeout', '20', '--json']);
     const watchCanceled = cli(['invoice', 'get', String(two.id), '--watch', '--interval', '1', '--timeout', '20']);
-    await new Promise((r) => setTimeout(r, 1200));
-    await cli(['sandbox', 'pay', String(one.id)]);
-    await cli(['sandbox', 'cancel', String(two.id)]);
+    // each watch has read its charge pending and polled it once before the sandbox changes it
+    await Promise.all(reads.map((read) => read.seen(2)));
+    expect((await cli(['sandbox', 'pay', String(one.id)])).code).toBe(0);
+    expect((await cli(['sandbox', 'cancel', String(two.id)])).code).toBe(0);
     const paid = await watchPaid;
     expect(paid.code).toBe(0);
     expect(json(paid.stdout).status).toBe('paid');

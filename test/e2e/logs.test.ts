@@ -134,8 +134,11 @@ describe('logs list', () => {
     expect(refusals.data.length).toBeGreaterThanOrEqual(1);
     expect(refusals.data.every((entry) => entry.status >= 400 && entry.status < 500)).toBe(true);
     expect(refusals.data.at(-1).problems).toContainEqual({ path: '/total_price_cents', message: 'is required' });
+    // all three at once: exactly the creates answered 200 of the whole journal, this file's charge among them
+    const creates = (await listed()).data.filter((entry) => entry.method === 'POST' && entry.status === 200 && entry.path === '/api/v2/invoices');
+    expect(creates.some((entry) => entry.invoice_ids.includes(chargeId)), 'the charge of this describe\'s create').toBe(true);
     const posts = await listed('--method', 'POST', '--status', '200', '--path', '/api/v2/invoices');
-    expect(posts.data.every((entry) => entry.method === 'POST' && entry.status === 200 && entry.path === '/api/v2/invoices')).toBe(true);
+    expect(posts.data.map((entry) => entry.id)).toEqual(creates.map((entry) => entry.id));
   });
 
   it('as a table: the requests and the postback attempts of the charge, a row each, and the zone on stderr', async () => {

@@ -13,6 +13,19 @@ const postInvoice = (url: string, token: string) =>
   fetch(`${url}/api/v2/invoices`, { method: 'POST', headers: { ...auth(token), 'content-type': 'application/json' }, body: JSON.stringify(validPix()) });
 const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
 
+/** The statements a PostgreSQL client sent (simple and extended queries' text), from its bytes after the untyped startup message. */
+function statements(sent: Buffer): string[] {
+  const found: string[] = [];
+  for (let at = sent.length >= 4 ? sent.readInt32BE(0) : sent.length; at + 5 <= sent.length; at += 1 + sent.readInt32BE(at + 1)) {
+    const type = String.fromCharCode(sent[at] ?? 0);
+    const body = sent.subarray(at + 5, at + 1 + sent.readInt32BE(at + 1));
+    // Query: the text; Parse: a statement name, then the text
+    if (type === 'Q') found.push(body.toString('utf8').replace(/\0$/, ''));
+    if (type === 'P') found.push(body.subarray(body.indexOf(0) + 1, body.indexOf(0, body.indexOf(0) + 1)).toString('utf8'));
+  }
+  return found;
+}
+
 describe('pinvoice serve', () => {
   it('prints one listening line on stdout, and on a new database the token and the command that stores it', async () => {
     const env = tempHome();
@@ -67,21 +80,25 @@ describe('pinvoice serve', () => {
   // The PostgreSQL store's LISTEN connection is taken as the app is made, before the port is bound: a
   // start that could not listen closed the store while that connection was still on its way (a
   // database slow to accept, or a loaded machine), and the pool's end waited for it to be given back,
-  // which it never was: the process stayed up. Here the second connection (the pool's first, after the
-  // migrations') takes 1.5 s to open.
+  // which it never was: the process stayed up. Here the pool's first connection (the LISTEN one: the
+  // migrations' own comes before the pool, and the pool opens its connections in the order asked
+  // for) takes 1.5 s to open; what each connection then sent says that it was the one on its way.
   it.skipIf(ENGINE !== 'postgres')('a port in use ends serve at once even while a PostgreSQL connection is slow to open', async () => {
     const database = new URL(await postgresDatabase());
     const upstream = { host: database.hostname, port: Number(database.port) };
-    let opened = 0;
+    const connections: { late: boolean; sent: Buffer[] }[] = [];
     const slow = net.createServer((socket) => {
       socket.pause();
+      const connection = { late: connections.length === 1, sent: [] as Buffer[] };
+      connections.push(connection);
       setTimeout(() => {
         const backend = net.connect(upstream, () => socket.resume());
+        socket.on('data', (chunk: Buffer) => connection.sent.push(chunk));
         socket.pipe(backend).pipe(socket);
         const end = () => (socket.destroy(), backend.destroy());
         socket.on('error', end).on('close', end);
         backend.on('error', end).on('close', end);
-      }, ++opened === 2 ? 1500 : 20);
+      }, connection.late ? 1500 : 20);
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     const taken = net.createServer();
@@ -94,6 +111,13 @@ describe('pinvoice serve', () => {
       expect(result.code, result.stderr).toBe(5);
       expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
       expect(Date.now() - started).toBeLessThan(8_000);
+      // the slow one reached the database after the store had closed, and was given back unused (no
+      // statement on it); no connection LISTENed: the LISTEN one was that slow one
+      const late = connections.find((connection) => connection.late);
+      expect(late, `the slowed connection was never opened (${connections.length} were)`).toBeDefined();
+      expect(statements(Buffer.concat(late?.sent ?? [])), 'statements on the slowed connection').toEqual([]);
+      for (const connection of connections) expect(statements(Buffer.concat(connection.sent)).filter((text) => /^LISTEN\b/.test(text))).toEqual([]);
+      expect(connections.some((connection) => statements(Buffer.concat(connection.sent)).length > 0), 'the other connections did the start\'s work').toBe(true);
     } finally {
       taken.close();
       slow.close();

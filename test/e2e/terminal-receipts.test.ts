@@ -125,7 +125,8 @@ describe('the create receipt fits one screen', () => {
     // the code on screen: whole on a line of its own (stacked, which the terminal folds), or cut to the column beside the QR
     const bare = (value: string) => value.replace(/ /g, '');
     expect(creating.joined().split('\n').includes(tx.pix.qrCode) || bare(text.split('\n').join('')).includes(bare(tx.pix.qrCode))).toBe(true);
-    // the whole receipt above the prompt: nothing scrolled away
+    // the whole receipt above the prompt: nothing scrolled away (the pane's history is empty), the prompt on its last row at most
+    expect(creating.scrolledAway(), 'rows scrolled off the screen').toBe(0);
     expect(screen.split('\n').findIndex((line) => /^\$ ?$/.test(line))).toBeLessThan(rows);
     for (const line of creating.joined().split('\n')) {
       if (line !== tx.pix.qrCode) expect(line.length, line).toBeLessThanOrEqual(columns);
@@ -155,6 +156,7 @@ describe('the create receipt fits one screen', () => {
     expect(refund.transcript).toMatch(/Refunded R\$ 5,00 of charge \d+ .*\n.*refunded R\$ 5,00 of R\$ 19,90 in all; R\$ 14,90 left\s*\n.*reason: one returned/);
     expect(refund.transcript).toMatch(/pinvoice invoice get \d+ +# the whole record/);
     const full = onPty(['invoice', 'refund', String(tx.id), '--amount', '1,00', '--yes', '--full'], { NO_COLOR: '1' });
+    expect(full.code, `refund --full's exit code; its transcript: ${full.transcript}`).toBe(0);
     expect(full.transcript).toMatch(/Refunds/);
   }, 30_000);
 });

@@ -1,6 +1,7 @@
 // startSandbox's `fixtures` given as a file (a relative or absolute path, a file: URL), as
 // `serve --fixtures <path>` takes one: read once at start, loaded again by reset(), a file that cannot be
-// read or parsed named with why; and `publicHost`, as `serve --public-host`: production-shaped pix codes.
+// read or parsed named with why; `publicHost`, as `serve --public-host`: production-shaped pix codes;
+// and `allowedHosts`, as `serve --allowed-host`: the names its pages answer at.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodePix } from '../../src/domain/pix-decode.js';
 import { startSandbox, type Engine, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
 import { ENGINE, postgresDatabase } from '../support/engine.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const engine = (): Promise<Engine> => (ENGINE === 'postgres' ? postgresDatabase(undefined, 'sandbox') : Promise.resolve('memory'));
 
@@ -128,5 +130,21 @@ describe('startSandbox({ publicHost })', () => {
     await expect(startSandbox({ publicHost: 'https://pix.example.test' })).rejects.toThrow(/publicHost must be a host name or address .*not "https:\/\/pix\.example\.test"/);
     await expect(startSandbox({ publicHost: 'pix.example.test:99999' })).rejects.toThrow(TypeError);
     await expect(startSandbox({ publicHost: `${'a'.repeat(40)}.test` })).rejects.toThrow(/publicHost must be at most 38 characters/);
+  });
+});
+
+describe('startSandbox({ allowedHosts })', () => {
+  it('lets a browser that reaches the sandbox by such a name see its pages, after reset() too; other names are refused 403', async () => {
+    await started({ allowedHosts: ['shop.test'] }, async (sandbox) => {
+      const at = (host: string) => rawRequest(`${sandbox.url}/dashboard`, { host });
+      expect((await at(`shop.test:${new URL(sandbox.url).port}`)).status).toBe(200);
+      await sandbox.reset();
+      expect((await at('shop.test')).status).toBe(200);
+      expect((await at('other.test')).status).toBe(403);
+    });
+  });
+
+  it('refuses a name with a port, naming it', async () => {
+    await expect(startSandbox({ allowedHosts: ['shop.test:8080'] })).rejects.toThrow(/allowedHosts must be an array of host names .*"shop\.test:8080" is not one/);
   });
 });

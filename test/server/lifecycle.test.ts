@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUSES } from '../../src/domain/status.js';
 import { CARDS, SAMPLE_3DS, boletoCharge, cardCharge, chargeIn, create, refund, sandbox, threeDS } from '../support/charges.js';
+import { eventually } from '../support/receiver.js';
 import { request, startTestServer, validPix, type TestServer, sql } from '../support/server.js';
 
 let server: TestServer;
@@ -170,11 +171,14 @@ describe('expiry', () => {
       const boleto = await create(quick, boletoCharge());
       // due four days ago, past its two grace days: expired on the very next read
       expect((await request(quick, 'GET', `/api/v2/invoices/${boleto.id}`)).body.status).toBe('expired');
-      await new Promise((r) => setTimeout(r, 1500));
-      const [row] = await sql<{ status: string }>(quick, 'SELECT status FROM invoices WHERE id = ?', pix.id);
-      expect(row?.status).toBe('expired');
+      // the sweep (every 100 ms) expires it once its second is up, read from the table, not through a read of it
+      await eventually(async () => (await sql<{ status: string }>(quick, 'SELECT status FROM invoices WHERE id = ?', pix.id))[0]?.status === 'expired', 10_000, 'the pix charge expired in the table');
       const read = (await request(quick, 'GET', `/api/v2/invoices/${pix.id}`)).body;
       expect(read.timeline.map((t: any) => t.status)).toEqual(['pending', 'expired']);
+      // at its time: not before it, and within seconds of it
+      const expiredAt = Date.parse(read.timeline[1].at);
+      expect(expiredAt).toBeGreaterThanOrEqual(Date.parse(read.pix.expiresAt));
+      expect(expiredAt - Date.parse(read.pix.expiresAt)).toBeLessThan(5_000);
     } finally {
       await quick.close();
     }

@@ -15,6 +15,8 @@ export interface TerminalRun {
   screen(): string;
   /** the screen's text with the lines the terminal folded joined again: the lines as the program wrote them */
   joined(): string;
+  /** rows scrolled off the top of the screen into the history (capture-pane shows only the screen): 0 when all is on it */
+  scrolledAway(): number;
   /** resolves with the screen's text once it matches */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** resolves with the command's exit code once it has ended */
@@ -49,6 +51,7 @@ export function onTmux(args: string[], options: { columns: number; rows: number;
     text,
     screen: () => tmux('capture-pane', '-p', '-e', '-N', '-t', 'test'),
     joined: () => tmux('capture-pane', '-p', '-J', '-t', 'test'),
+    scrolledAway: () => Number(tmux('display-message', '-p', '-t', 'test', '#{history_size}')),
     waitFor: (pattern, timeoutMs = 10_000) => until(() => (pattern.test(text()) ? text() : undefined), timeoutMs, `no ${pattern}`),
     exitCode: (timeoutMs = 20_000) => until(() => (existsSync(exitFile) && readFileSync(exitFile, 'utf8').trim() !== '' ? Number(readFileSync(exitFile, 'utf8')) : undefined), timeoutMs, 'the command did not end'),
     stop: () => void spawnSync('tmux', ['-S', socket, 'kill-server']),

@@ -2,7 +2,7 @@
 // terminal's own colours, and how the terminal's polarity is chosen.
 import { describe, expect, it } from 'vitest';
 import { chooseQrTheme, themeFromColorFgBg } from '../../src/cli/render/colour.js';
-import { drawQr } from '../../src/cli/render/qr.js';
+import { drawQr, receiptQr } from '../../src/cli/render/qr.js';
 import { layoutReceipt, stepLines, type Receipt } from '../../src/cli/render/receipt.js';
 import { displayWidth, foldMessage } from '../../src/cli/render/width.js';
 import { DARK_THEME, decodeTerminalQr, LIGHT_THEME } from '../support/qr-decode.js';
@@ -48,7 +48,7 @@ const RECEIPT: Receipt = {
   payment: { label: 'pix copy-and-paste code:', value: CODE, whole: '(folded here; whole, on one line: pinvoice invoice get 12)' },
   next: [{ command: 'pinvoice invoice open 12', note: "the payer's page" }, { command: 'pinvoice invoice get 12 --watch' }],
 };
-const qrOf = (code: string, theme: 'dark' | 'light' = 'dark') => (compact: boolean) => drawQr(code, { colour: false, theme, compact });
+const qrOf = (code: string, theme: 'dark' | 'light' = 'dark', colour = false) => receiptQr(code, { colour, theme });
 
 describe('layoutReceipt', () => {
   it('stacks when all of it fits above the prompt: the code bare, the QR, then the summary and next step last', () => {
@@ -68,9 +68,18 @@ describe('layoutReceipt', () => {
     expect(column.split('\n').join('')).toContain(CODE);
   });
 
-  it('a version 7 QR on 24 lines: compact where the background is light (23 lines), whole on a dark one', () => {
-    expect(layoutReceipt(RECEIPT, { columns: 80, rows: 24 }, qrOf(LONG, 'light')).length).toBe(23);
-    expect(layoutReceipt(RECEIPT, { columns: 80, rows: 24 }, (compact) => drawQr(LONG, { colour: false, compact: compact && false })).length).toBe(24);
+  it('a version 7 QR on 24 lines: compact where the background is light (23 lines, read there), whole on a dark one', () => {
+    const light = layoutReceipt(RECEIPT, { columns: 80, rows: 24 }, qrOf(LONG, 'light'));
+    expect(light.length).toBe(23);
+    expect(decodeTerminalQr(light.join('\n'), LIGHT_THEME)).toBe(LONG);
+    expect(layoutReceipt(RECEIPT, { columns: 80, rows: 24 }, qrOf(LONG, 'light', true)).length).toBe(23);
+    for (const colour of [false, true]) expect(layoutReceipt(RECEIPT, { columns: 80, rows: 24 }, qrOf(LONG, 'dark', colour)).length).toBe(24);
+  });
+
+  it('a QR that fits whole is drawn whole, on a light background too', () => {
+    const whole = drawQr(LONG, { colour: false, theme: 'light' }).lines.join('\n');
+    expect(layoutReceipt(RECEIPT, { columns: 120, rows: 40 }, qrOf(LONG, 'light')).join('\n')).toContain(`${CODE}\n${whole}\n`);
+    expect(qrOf(LONG, 'light')(false).lines).toHaveLength(24);
   });
 
   it('too narrow for a column beside the QR: stacked, the summary and next step the last lines', () => {

@@ -105,6 +105,13 @@ export function drawQr(text: string, style: QrStyle = { colour: true }): QrDrawi
   return { lines, version: symbol.version, size, width };
 }
 
+/**
+ * The QR of text as a receipt lays it out (layoutReceipt's `qr`): compact when the layout asks, only where
+ * the terminal's light background stands in for the top quiet row (QrStyle.compact); whole elsewhere.
+ */
+export const receiptQr = (text: string, style: QrStyle) => (compact: boolean): QrDrawing =>
+  drawQr(text, { ...style, compact: compact && style.theme === 'light' });
+
 /** The QR block for text, without a trailing newline. */
 export function renderQr(text: string, style?: QrStyle): string {
   return drawQr(text, style).lines.join('\n');

@@ -4,10 +4,11 @@
 // result line per request, in input order, on stdout or in --out; progress and a summary on stderr.
 // A 429 is waited out and the window narrowed (never a failed line); a rejected token stops the batch
 // (exit 3), as Ctrl-C does (exit 130) once the requests in flight are answered and written.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { InputError } from '../../base/input-error.js';
 import { pathProblem } from '../../base/path-problem.js';
+import { openPrivateFile, PrivateFileError } from '../../base/private-file.js';
 import { openLinesFlag, type InputLine, type LineSource } from '../../base/read-lines.js';
 import { ApiRequestError } from '../../client/errors.js';
 import type { Client } from '../../client/index.js';
@@ -32,8 +33,10 @@ function openSink(out: string | undefined): Sink {
   if (out === undefined) return { write: (results) => void process.stdout.write(text(results)), close: () => undefined };
   let fd: number;
   try {
-    fd = openSync(out, 'w', 0o644);
+    // the results hold what the charges were made with: payers' names, e-mails, documents
+    fd = openPrivateFile(out, 'w', (line) => process.stderr.write(`--out: ${line}\n`), ', or choose another --out');
   } catch (error) {
+    if (error instanceof PrivateFileError) throw new InputError(`--out: ${error.message}`);
     throw new InputError(`--out: ${pathProblem(error, out, 'write')}`);
   }
   // a write that fails midway (a full disk) is no usage mistake: exit 1, the results written so far kept

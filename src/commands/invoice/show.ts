@@ -55,14 +55,15 @@ export const wantsReceipt = (out: Output, flags: { full?: boolean | undefined })
  * the QR is drawn whole and the prompt will scroll its top away, which the user is told first.
  */
 export async function showReceipt(out: Output, tx: TransactionView, receipt: Receipt, asked: boolean | undefined): Promise<void> {
-  const [{ layoutReceipt }, { terminalHeight, terminalWidth }, { drawQr }] = await Promise.all([
+  const [{ layoutReceipt }, { terminalHeight, terminalWidth }, { receiptQr }] = await Promise.all([
     import('../../cli/render/receipt.js'), import('../../cli/render/width.js'), import('../../cli/render/qr.js'),
   ]);
   const code = tx.pix?.code;
   const style = code !== undefined && (await wantsQr(out, tx, asked)) ? out.qrStyle() : undefined;
   let drawn: string[] = [];
-  const qr = style === undefined || code === undefined ? undefined : (compact: boolean) => {
-    const drawing = drawQr(code, { ...style, compact: compact && style.theme === 'light' });
+  const draw = style === undefined || code === undefined ? undefined : receiptQr(code, style);
+  const qr = draw === undefined ? undefined : (compact: boolean) => {
+    const drawing = draw(compact);
     drawn = drawing.lines;
     return drawing;
   };

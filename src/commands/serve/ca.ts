@@ -1,5 +1,6 @@
 // `pinvoice serve ca`: the local CA certificate's path (made first when absent), for a client to trust
 // serve --tls and the pix locations: NODE_EXTRA_CA_CERTS, `pix verify --ca`, a system trust store.
+import { PrivateFileError } from '../../base/private-file.js';
 import { CliError, EXIT } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { dataDir, defaultDbPath } from '../../cli/paths.js';
@@ -17,6 +18,7 @@ export async function caPathFor(db: string | undefined): Promise<string> {
     if (isPostgresUrl(location)) return await withStore(location, (store) => caCertificatePath(folder, store.keyVault));
     return await caCertificatePath(folder);
   } catch (error) {
+    if (error instanceof PrivateFileError) throw new CliError(error.message, EXIT.unexpected);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'ENOENT' || code === 'EROFS' || code === 'ENOTDIR') {
       throw new CliError(`cannot keep the local CA in ${folder} (${code}): choose another --db, or PINVOICE_DATA_DIR for :memory:`, EXIT.unexpected);

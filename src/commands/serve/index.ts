@@ -2,7 +2,7 @@
 // database file. Each action imports its handler when it runs (the server's modules are heavy).
 import { Command, InvalidArgumentError, Option } from '../commander.js';
 import { DEFAULT_DURABILITY, MAX_PUBLIC_HOST, POSTBACK_DEFAULTS, SEEDED_START, SERVER_DEFAULTS } from '../../server/config.js';
-import { days, examples, isoTime, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
+import { collect, days, examples, isoTime, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
 
 /** `--seed`: a number or a word; the streams are keyed by its text ("42" and "042" are two seeds). */
 function seed(value: string): string {
@@ -29,7 +29,8 @@ const serveCommand = () =>
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4010).argParser(port))
     .option('--db <path>', 'SQLite database file, or :memory: for a throwaway run (default: $PINVOICE_DB or pinvoice.db in the data directory)')
     .option('--tls', 'serve HTTPS with a certificate from the local CA kept beside the database (see pinvoice serve ca): payers’ bank apps fetch pix locations over https only')
-    .addOption(new Option('--public-host <host[:port]>', 'the host (and port) the pix codes’ locations name, e.g. a tunnel’s or a team’s host; it is added to the certificate (default: the listening address and port, the real port with --port 0)').argParser(publicHost))
+    .addOption(new Option('--public-host <host[:port]>', 'the host (and port) the pix codes’ locations name, e.g. a tunnel’s or a team’s host; it is added to the certificate, the pages answer at it (as --allowed-host) and the first start’s sign-in link names it (default: the listening address and port, the real port with --port 0)').argParser(publicHost))
+    .option('--allowed-host <name>', 'another name this server’s pages (the dashboard, the checkout page) and sign-in links answer at, repeatable: a proxy’s, a tunnel’s or a Compose service’s (e.g. pinvoice); .example.com allows that domain and the names under it. Always allowed: loopback, the listening address, --public-host; any other Host is refused 403 (the API answers any)', collect)
     .option('--token <value>', "fix the seeded company's access token, for CI (also PINVOICE_SERVE_TOKEN)")
     .addOption(new Option('--seed <value>', 'draw every id, token and code from this seed, the clock standing still (see --clock): the same requests give the same answers on every run; needs a database without charges').argParser(seed))
     .addOption(new Option('--clock <iso>', `the server’s clock stands still at this time, moved only by pinvoice sandbox clock advance|set (default: real time; with --seed, ${SEEDED_START.replace('.000Z', 'Z')})`).argParser(isoTime))
@@ -57,6 +58,7 @@ const serveCommand = () =>
       'pinvoice serve --rate-limit 50/s           # answer 429 like a busy gateway',
       'pinvoice serve --journal 100000            # keep more requests for pinvoice logs (0: none)',
       'pinvoice serve --tls --public-host localhost:8443 --port 8443   # pix locations as a bank fetches them',
+      'pinvoice serve --host 0.0.0.0 --allowed-host pinvoice   # a Compose service: its pages at http://pinvoice:4010',
     ));
 export type ServeFlags = FlagsOf<typeof serveCommand>;
 

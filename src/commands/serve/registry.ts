@@ -3,8 +3,9 @@
 // it closes, so `serve company add` and `serve token add`, which work on the database directly, can print
 // a login line with the right address. A server killed without closing leaves its file: readers drop
 // files whose process is gone. Servers on other machines (a team's PostgreSQL) cannot be seen from here.
-import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ownFolder, PrivateFileError, writePrivateFile, type Notify } from '../../base/private-file.js';
 import { dataDir } from '../../cli/paths.js';
 import { DEFAULT_BASE_URL } from '../../cli/config.js';
 import { loginLine } from './login-line.js';
@@ -48,16 +49,18 @@ function alive(pid: number): boolean {
 }
 
 /** Records this process as serving `db` at `url`; the function returned removes the record. Never fails the server. */
-export function registerServer(db: string, url: string): () => void {
+export function registerServer(db: string, url: string, notify: Notify): () => void {
   const key = databaseKey(db);
   if (key === undefined) return () => undefined;
   const file = join(folder(), `${process.pid}.json`);
   try {
-    mkdirSync(folder(), { recursive: true, mode: 0o700 });
+    ownFolder(folder(), notify);
     const entry: Entry = { pid: process.pid, url, db: key, started_at: new Date().toISOString() };
-    writeFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-  } catch {
-    return () => undefined; // a read-only data directory: the address is then unknown to company add, nothing worse
+    writePrivateFile(file, `${JSON.stringify(entry)}\n`, notify);
+  } catch (error) {
+    // a read-only data directory: the address is then unknown to company add, nothing worse
+    if (error instanceof PrivateFileError) notify(`${error.message}; this server is not listed for serve company add`);
+    return () => undefined;
   }
   return () => rmSync(file, { force: true });
 }

@@ -1,5 +1,6 @@
 // `pinvoice serve`: the local server on its database, until SIGINT or SIGTERM. One stdout line,
 // `listening on <url>`, printed once the port is bound; everything else is a message on stderr.
+import { CLOCK_LATEST, MAX_PIX_EXPIRY_SECONDS, withinClockBound } from '../../api/clock-bound.js';
 import { createOutput, type Output } from '../../cli/output.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { dataDir, defaultDbPath } from '../../cli/paths.js';
@@ -8,6 +9,7 @@ import { checkedDb } from './with-store.js';
 import { formatCnpj } from '../../domain/document.js';
 import { fixedSecretProblem } from '../../domain/secrets.js';
 import { checkWritablePath } from '../../base/env-file.js';
+import { allowedHostEntry } from '../../base/host-port.js';
 import { frozenClock } from '../../server/seeded.js';
 import { FixturesError } from '../../server/fixtures.js';
 import { KeyFolderError, ListenError, SeedError, startServer, type RunningServer } from '../../server/serve.js';
@@ -20,11 +22,26 @@ import { loginLine } from './login-line.js';
 import { registerServer } from './registry.js';
 import { checkEnvToken, FLAG as WRITE_ENV, writeServerEnv } from './write-env.js';
 
+/** `--allowed-host`: each a name or address without a port, or a .domain (src/base/host-port.ts). */
+function allowedHosts(given: string[] | undefined): string[] {
+  return (given ?? []).map((value) => {
+    const entry = allowedHostEntry(value);
+    if (entry === undefined) throw usageError(`--allowed-host ${JSON.stringify(value)}: must be a host name or address without a port (every port of an allowed name is allowed), or .example.com for a domain and the names under it`);
+    return entry;
+  });
+}
+
 function fixedToken(flag: string | undefined): string | undefined {
   const token = flag ?? (process.env.PINVOICE_SERVE_TOKEN || undefined);
   const problem = token === undefined ? undefined : fixedSecretProblem(token);
   if (problem) throw usageError(`--token (or PINVOICE_SERVE_TOKEN) ${problem}`);
   return token;
+}
+
+/** `--clock` and `--pix-expiry` within the sandbox clock's bound (their parsers check only their form: they load before any command). */
+function checkClockFlags(flags: ServeFlags): void {
+  if (flags.clock !== undefined && !withinClockBound(Date.parse(flags.clock))) throw usageError(`--clock ${flags.clock} is past ${CLOCK_LATEST}, the latest time the sandbox clock may read`);
+  if (flags.pixExpiry > MAX_PIX_EXPIRY_SECONDS) throw usageError(`--pix-expiry must be at most ${MAX_PIX_EXPIRY_SECONDS} seconds (ten years), not ${flags.pixExpiry}`);
 }
 
 /** The company and token a first start created: shown this once, with the command that stores the token. */
@@ -50,7 +67,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-async function start(flags: ServeFlags, db: string, token: string | undefined): Promise<RunningServer> {
+async function start(flags: ServeFlags, db: string, token: string | undefined, allowed: string[]): Promise<RunningServer> {
   const fixtures = await readFixturesFlag(flags.fixtures);
   try {
     return await startServer({
@@ -73,6 +90,7 @@ async function start(flags: ServeFlags, db: string, token: string | undefined): 
       keyFolder: keyFolderFor(db, dataDir()),
       tls: flags.tls ?? false,
       publicHost: flags.publicHost,
+      allowedHosts: allowed,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);
@@ -88,7 +106,7 @@ async function writeEnv(out: Output, flags: ServeFlags, server: RunningServer, t
   if (flags.writeEnv === undefined) return;
   const known = token ?? server.seeded?.token;
   try {
-    await writeServerEnv(flags.writeEnv, server, known);
+    await writeServerEnv(flags.writeEnv, server, known, (line) => out.message(line));
   } catch (error) {
     await server.close();
     throw error;
@@ -100,6 +118,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const out = createOutput({});
   const db = checkedDb(flags.db ?? defaultDbPath());
   const token = fixedToken(flags.token);
+  const allowed = allowedHosts(flags.allowedHost);
+  checkClockFlags(flags);
   if (flags.writeEnv !== undefined) {
     checkWritablePath(flags.writeEnv, WRITE_ENV);
     checkEnvToken(token);
@@ -107,9 +127,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
   // Listened for before the "listening on" line: a SIGTERM sent as soon as it is read closes cleanly
   // (the bench's start-and-stop met the default action, an exit by the signal, in the moment between).
   const stopped = untilSignal();
-  const server = await start(flags, db, token);
+  const server = await start(flags, db, token, allowed);
   await writeEnv(out, flags, server, token);
-  const unregister = registerServer(db, server.url);
+  const unregister = registerServer(db, server.url, (line) => out.message(line));
   out.data(`listening on ${server.url}`);
   announceSeed(out, server, db);
   if (!server.seeded) out.message(`dashboard: ${server.url}/dashboard (sign in with \`${invocation()} dashboard\` or a token)`);

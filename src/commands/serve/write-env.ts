@@ -3,6 +3,7 @@
 // line: a script that waits for that line (or for the file) finds the file whole. The format and its
 // quoting: src/base/env-file.ts.
 import { envText, writeOwnerOnly } from '../../base/env-file.js';
+import type { Notify } from '../../base/private-file.js';
 import type { RunningServer } from '../../server/serve.js';
 import type { Company } from '../../server/store/port.js';
 
@@ -29,8 +30,8 @@ export function checkEnvToken(token: string | undefined): void {
   if (token) envText({ PINVOICE_TOKEN: token }, FLAG);
 }
 
-export async function writeServerEnv(path: string, server: RunningServer, token: string | undefined): Promise<Record<string, string>> {
+export async function writeServerEnv(path: string, server: RunningServer, token: string | undefined, notify: Notify): Promise<Record<string, string>> {
   const vars = await serverEnv(server, token);
-  writeOwnerOnly(path, envText(vars, FLAG), FLAG);
+  writeOwnerOnly(path, envText(vars, FLAG), FLAG, notify);
   return vars;
 }

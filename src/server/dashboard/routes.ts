@@ -32,7 +32,7 @@ import {
   ACTION_WORDS, chargeActions, chargePage, chargesPage, companyPage, confirmPage, entryPage, messagePage, requestsPage, signInPage,
   type Notice, type RequestFilters, type Viewer,
 } from './render.js';
-import { closeSession, csrfMatches, csrfOf, openSession, redeemLink, sessionCookie, sessionOf } from './session.js';
+import { closeReplaced, closeSession, csrfMatches, csrfOf, openSession, redeemLink, sessionCookie, sessionOf } from './session.js';
 
 const ASSETS_DIR = new URL('../../../assets/dashboard/', import.meta.url);
 const ASSETS = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' } as const;
@@ -130,6 +130,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
       const code = one((request.query as Record<string, unknown>).code);
       const redeemed = code === undefined ? undefined : await redeemLink(base.store, code, now());
       if (!redeemed) return sendPage(reply, signInPage('This sign-in link was used already or has expired: run `pinvoice dashboard` for a new one, or paste a token.'), 401);
+      await closeReplaced(base.store, request);
       // the code leaves the address bar with this redirect; it is spent either way
       return back(reply.header('set-cookie', sessionCookie(redeemed.session, options.secure)), '/dashboard/requests');
     });
@@ -139,6 +140,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
       const token = ((request.body ?? {}) as Record<string, string>).token?.trim() ?? '';
       const access = token === '' ? undefined : await base.reads.companies.authenticate(token);
       if (!access) return sendPage(reply, signInPage('No company has this token (or it was revoked).'), 401);
+      await closeReplaced(base.store, request);
       const session = await openSession(base.store, access, now());
       return back(reply.header('set-cookie', sessionCookie(session, options.secure)), '/dashboard/requests');
     });

@@ -51,6 +51,12 @@ export async function sessionOf(store: Store, request: FastifyRequest, now: numb
 
 export const closeSession = (store: Store, id: string) => store.signIns.remove(hashOf(id));
 
+/** Ends the session a request's cookie names, if any: a new sign-in in a browser replaces the one it had. */
+export async function closeReplaced(store: Store, request: FastifyRequest): Promise<void> {
+  const id = cookieValue(request.headers.cookie, COOKIE);
+  if (id !== undefined && SHAPE.test(id)) await closeSession(store, id);
+}
+
 /** The CSRF token of a session: its forms carry it, and a POST without it is refused. */
 export const csrfOf = (session: string) => createHmac('sha256', session).update('pinvoice dashboard csrf').digest('base64url');
 

@@ -4,7 +4,8 @@ import type { PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from '
 import { check3ds, type CardBrand } from '../../domain/card-outcome.js';
 import { SANDBOX_ACTIONS, type SandboxAction } from '../../domain/status.js';
 import { ApiError, notFound } from '../errors.js';
-import { monthOf, type Company, type Invoice, type InvoiceAggregate, type Writes } from '../store/port.js';
+import { StoreFault } from '../store/faults.js';
+import { monthOf, type Company, type DueCursor, type Invoice, type InvoiceAggregate, type Writes } from '../store/port.js';
 import { companyContext } from '../sandbox/company-time.js';
 import type { ServerContext } from './context.js';
 import { toTransaction } from './record.js';
@@ -27,18 +28,53 @@ export async function expireIfDue(tx: Writes, row: Invoice, now: Date): Promise<
   }
 }
 
-/** Every pending charge past its time (of one company, by its clock, when `companyId` is given), in batches of one transaction each. */
-export async function expireDue(ctx: ServerContext, companyId?: number): Promise<number> {
+/** Told of a charge a sweep found due but could not expire: why, in a few words. */
+export type Unsettled = (row: Invoice, why: string) => void;
+
+const EXPIRY_BATCH = 100;
+
+/**
+ * Every pending charge past its time (of one company, by its clock, when `companyId` is given), in
+ * batches of one transaction each. Each charge is read once: the sweep goes on after the last one it
+ * was given, so a charge it cannot expire is told to `unsettled` and passed, never read again.
+ */
+export async function expireDue(ctx: ServerContext, companyId?: number, unsettled: Unsettled = () => undefined): Promise<number> {
   const now = ctx.clock();
   let count = 0;
+  let after: DueCursor | undefined;
   for (;;) {
-    const due = await ctx.reads.invoices.dueForExpiry(now.toISOString(), 100, companyId);
-    if (due.length === 0) return count;
-    await ctx.transaction(async (tx) => {
-      for (const row of due) await expireIfDue(tx, row, now);
-    });
-    count += due.length;
+    const due = await ctx.reads.invoices.dueForExpiry(now.toISOString(), EXPIRY_BATCH, companyId, after);
+    count += await expireBatch(ctx, due, now, unsettled);
+    const last = due.at(-1);
+    if (!last?.expires_at || due.length < EXPIRY_BATCH) return count;
+    after = { expires_at: last.expires_at, id: last.id };
   }
+}
+
+/** Expires a batch in one transaction; when that fails, charge by charge, each one that fails told and passed. */
+async function expireBatch(ctx: ServerContext, rows: Invoice[], now: Date, unsettled: Unsettled): Promise<number> {
+  const expireAll = (batch: Invoice[]) => ctx.transaction(async (tx) => {
+    const left: Invoice[] = [];
+    for (const row of batch) left.push(await expireIfDue(tx, row, now));
+    return left;
+  });
+  let left: Invoice[];
+  try {
+    left = rows.length === 0 ? [] : await expireAll(rows);
+  } catch (error) {
+    if (error instanceof StoreFault) throw error;
+    left = [];
+    for (const row of rows) {
+      try {
+        left.push(...(await expireAll([row])));
+      } catch (failure) {
+        if (failure instanceof StoreFault) throw failure;
+        unsettled(row, (failure as Error).message);
+      }
+    }
+  }
+  for (const row of left) if (row.status === 'pending') unsettled(row, `its expiry ${row.expires_at} does not read as a time before ${now.toISOString()}`);
+  return left.filter((row) => row.status === 'expired').length;
 }
 
 /**

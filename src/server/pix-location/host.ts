@@ -4,21 +4,18 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { formatHostPort } from '../../base/host-port.js';
 
 /** Names a client on this machine may use, always in the certificate. */
 export const LOCAL_HOSTS = ['localhost', '127.0.0.1', '::1'] as const;
 
-const WILDCARDS = new Set(['0.0.0.0', '::', '']);
-
-/** host[:port] as a URL writes it (an IPv6 address in brackets). */
-function hostPort(host: string, port: number): string {
-  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
+/** Addresses that listen on every interface (and none given). */
+export const WILDCARDS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '']);
 
 /** The listening address as the codes name it: a wildcard is reached as localhost. */
 export function listeningHost(host: string, address: AddressInfo | string | null): string {
   const port = typeof address === 'object' && address ? address.port : 0;
-  return hostPort(WILDCARDS.has(host) ? 'localhost' : host, port);
+  return formatHostPort({ name: WILDCARDS.has(host) ? 'localhost' : host, port });
 }
 
 /** The host name of host[:port] ("[::1]:443" → "::1"). */

@@ -3,9 +3,10 @@
 // database itself (PostgreSQL, nodes on several machines). Either way a pair is written once: of two
 // servers starting together one wins and the other reads the winner's. Private keys never leave the
 // vault or the process; the CA certificate alone is written to `ca.crt` for clients to trust.
-import { createHash, randomBytes, X509Certificate } from 'node:crypto';
-import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { ownFolder, writeNewPrivateFile, writePrivateFile, type Notify } from '../../base/private-file.js';
 import type { KeyVault, StoredKeyPair } from '../store/port.js';
 
 export interface KeyPair extends StoredKeyPair {
@@ -31,20 +32,11 @@ const RENEW_BEFORE_MS = 7 * DAY_MS;
 const issuing = () => import('./issue.js');
 const withDer = (pair: StoredKeyPair): KeyPair => ({ cert: pair.cert, key: pair.key, der: new X509Certificate(pair.cert).raw });
 
-/** Owner-only folder; one that others may read is tightened (it holds private keys). */
-function ownFolder(folder: string): void {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const stat = statSync(folder);
-  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
-    throw new Error(`the pix key folder ${folder} belongs to another user; remove it or choose another --db`);
-  }
-  if ((stat.mode & 0o077) !== 0) chmodSync(folder, 0o700);
-}
-
-const temporary = (path: string) => `${path}.${randomBytes(6).toString('hex')}.tmp`;
+const toStderr: Notify = (line) => console.error(line);
+const ADVICE = ', or choose another --db';
 
 /** The folder as a vault: a pair per JSON file, written whole under a temporary name, then linked to its own (which fails when taken). */
-export function folderVault(folder: string): KeyVault {
+export function folderVault(folder: string, notify: Notify = toStderr): KeyVault {
   const path = (name: string) => join(folder, `${name}.json`);
   const read = async (name: string): Promise<StoredKeyPair | undefined> => {
     try {
@@ -55,15 +47,11 @@ export function folderVault(folder: string): KeyVault {
     }
   };
   const createOnce = async (name: string, pair: StoredKeyPair): Promise<StoredKeyPair> => {
-    ownFolder(folder);
-    const temp = temporary(path(name));
-    writeFileSync(temp, JSON.stringify(pair), { mode: 0o600 });
+    ownFolder(folder, notify, ADVICE);
     try {
-      linkSync(temp, path(name));
+      writeNewPrivateFile(path(name), JSON.stringify(pair));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      unlinkSync(temp);
     }
     return (await read(name)) as StoredKeyPair;
   };
@@ -106,24 +94,23 @@ async function ensureLeaf(vault: KeyVault, ca: KeyPair, hosts: readonly string[]
 }
 
 /** Writes the CA certificate alone into the folder (again on each start: the same text), for clients to trust. */
-function writeCaFile(folder: string, ca: StoredKeyPair): string {
-  ownFolder(folder);
+function writeCaFile(folder: string, ca: StoredKeyPair, notify: Notify): string {
+  ownFolder(folder, notify, ADVICE);
   const caPath = join(folder, 'ca.crt');
-  const temp = temporary(caPath);
-  writeFileSync(temp, ca.cert, { mode: 0o600 });
-  renameSync(temp, caPath);
+  writePrivateFile(caPath, ca.cert, notify);
   return caPath;
 }
 
 /** The CA certificate's path, the CA made first when the vault has none (`pinvoice serve ca`). */
-export async function caCertificatePath(folder: string, vault: KeyVault = folderVault(folder), now = new Date()): Promise<string> {
-  return writeCaFile(folder, await ensureCa(vault, now));
+export async function caCertificatePath(folder: string, vault?: KeyVault, now = new Date(), notify: Notify = toStderr): Promise<string> {
+  return writeCaFile(folder, await ensureCa(vault ?? folderVault(folder, notify), now), notify);
 }
 
 /** The CA, and a leaf for these host names (made or renewed as needed); `folder` gets ca.crt, `vault` (default: the folder) holds the pairs. */
-export async function locationKeys(folder: string, hosts: readonly string[], vault: KeyVault = folderVault(folder), now = new Date()): Promise<LocationKeys> {
+export async function locationKeys(folder: string, hosts: readonly string[], given?: KeyVault, now = new Date(), notify: Notify = toStderr): Promise<LocationKeys> {
+  const vault = given ?? folderVault(folder, notify);
   const ca = await ensureCa(vault, now);
-  const caPath = writeCaFile(folder, ca);
+  const caPath = writeCaFile(folder, ca, notify);
   const leaf = await ensureLeaf(vault, ca, hosts, now);
   let expired: Promise<KeyPair> | undefined;
   const makeExpired = async (): Promise<KeyPair> => {

@@ -301,8 +301,20 @@ export interface InvoiceReads {
   byCheckoutToken(token: string): Promise<Invoice | undefined>;
   /** The pix charge whose code's location ends in this txid, whichever its company (a payer's bank knows none). */
   byPixTxid(txid: string): Promise<Invoice | undefined>;
-  /** Pending charges whose time is up, oldest first; of one company only when `companyId` is given. */
-  dueForExpiry(now: string, limit: number, companyId?: number): Promise<Invoice[]>;
+  /**
+   * Pending charges whose time is up, oldest first (expires_at, then id), after `after` when given; of
+   * one company only when `companyId` is given. Only expiries in the store's time form are compared
+   * (rows.ts, isTimeText): one written past year 9999 by an older build is never due.
+   */
+  dueForExpiry(now: string, limit: number, companyId?: number, after?: DueCursor): Promise<Invoice[]>;
+  /** Up to `limit` pending charges whose expiry is not in the store's time form (an older build's year past 9999). */
+  unsortableExpiries(limit: number): Promise<Invoice[]>;
+}
+
+/** Where a sweep of due charges stands: the last charge it was given. */
+export interface DueCursor {
+  expires_at: string;
+  id: number;
 }
 
 export interface EventReads {

@@ -26,6 +26,18 @@ export const NO_TOTALS: CompanyTotals = { balance_pix: 0, balance_card: 0, balan
 export const QUEUE_HEAD = `e.state = 'pending'
   AND NOT EXISTS (SELECT 1 FROM events p WHERE p.invoice_id = e.invoice_id AND p.id < e.id AND p.state = 'pending')`;
 
+/**
+ * Times are kept as ISO 8601 UTC text of one form, `YYYY-MM-DDTHH:MM:SS.sssZ` (toISOString within
+ * four-digit years, where the sandbox clock's bound keeps them). In that form text order is time
+ * order on both engines, whatever the collation, so the indexes on times serve time comparisons. A
+ * comparison that decides work admits only that form: `+010000-…` (year 10000, an older build's) sorts
+ * before `2026-…` and would be taken for the earlier time.
+ */
+export const isTimeText = (column: string): string => `${column} LIKE '____-__-__T__:__:__.___Z'`;
+
+/** The start of a sweep of due charges: before every time of the form. */
+export const DUE_START = { expires_at: '0000-01-01T00:00:00.000Z', id: 0 };
+
 export const TOKEN_COLUMNS = 'id, company_id, name, read_only, hint, created_at, revoked_at';
 
 /**

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { maskToken } from '../../../domain/secrets.js';
 import type { Status } from '../../../domain/status.js';
 import {
-  BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
+  BALANCE_COLUMNS, DUE_START, hashToken, INVOICE_COLUMNS, invoiceValues, isTimeText, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
 import { CHARGE_TABLES, JOURNAL_TABLES, RESET_COMPANIES, RESET_JOURNAL } from '../clear-charges.js';
@@ -172,10 +172,17 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         const row = await one('SELECT * FROM invoices WHERE pix_txid = $1', [txid]);
         return row && toInvoice(row);
       },
-      async dueForExpiry(now, limit, companyId) {
+      async dueForExpiry(now, limit, companyId, after = DUE_START) {
+        // $3 <= expires_at <= $1 (the indexes' range), past the cursor, and in the time form
+        const due = `status = 'pending' AND expires_at BETWEEN $3 AND $1 AND (expires_at, id) > ($3, $4) AND ${isTimeText('expires_at')}
+          ORDER BY expires_at, id LIMIT $2`;
+        const values = [now, limit, after.expires_at, after.id];
         return (companyId === undefined
-          ? await rows("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT $2", [now, limit])
-          : await rows("SELECT * FROM invoices WHERE status = 'pending' AND company_id = $3 AND expires_at <= $1 ORDER BY expires_at LIMIT $2", [now, limit, companyId])).map(toInvoice);
+          ? await rows(`SELECT * FROM invoices WHERE ${due}`, values)
+          : await rows(`SELECT * FROM invoices WHERE company_id = $5 AND ${due}`, [...values, companyId])).map(toInvoice);
+      },
+      async unsortableExpiries(limit) {
+        return (await rows(`SELECT * FROM invoices WHERE status = 'pending' AND expires_at IS NOT NULL AND NOT ${isTimeText('expires_at')} ORDER BY id LIMIT $1`, [limit])).map(toInvoice);
       },
       async allocateId() {
         return Number((await one("SELECT nextval('invoices_id_seq') AS id"))?.id);

@@ -1,7 +1,9 @@
 // Opens the SQLite database: owner-only files, WAL, foreign keys, the chosen durability, and the migrations.
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { pathProblem } from '../../../base/path-problem.js';
+import { createPrivateFile, makePrivateFolder, PrivateFileError, tightenFiles, type Notify } from '../../../base/private-file.js';
 import { DEFAULT_DURABILITY } from '../../config.js';
 import { DatabaseOpenError, type Durability } from '../port.js';
 import { CHECK_BEFORE_START_BYTES, firstProblem } from './check.js';
@@ -15,29 +17,47 @@ export type Db = Database.Database;
 
 export const MEMORY = ':memory:';
 
-const octal = (mode: number) => (mode & 0o777).toString(8).padStart(3, '0');
+/** The journal's file beside a database file: `<db>-requests` (SQLite adds its -wal and -shm). */
+export const journalFileOf = (dbPath: string) => `${dbPath}-requests`;
 
 /**
- * The file holds token hashes and webhook secrets: it and its -wal and -shm are made owner-only.
- * SQLite gives a new -wal or -shm the database file's mode, so the file is fixed before it is opened.
- * Someone else's file that others may read is refused: changing its mode is not ours to do.
+ * The files of a database file: it, the journal's, and SQLite's -wal and -shm of each. They hold
+ * token hashes, webhook secrets and every request body: each is made owner-only before SQLite opens
+ * any (it gives a new -wal or -shm the main file's mode); someone else's that others may read is refused.
  */
-function makeOwnerOnly(path: string): void {
-  if (process.platform === 'win32') return;
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-    if (!existsSync(file)) continue;
-    const stat = statSync(file);
-    // Only regular files: a folder given as --db (/tmp, say) is SQLite's to refuse, never ours to chmod.
-    if (!stat.isFile() || (stat.mode & 0o077) === 0) continue;
-    const { mode, uid } = stat;
-    if (uid !== process.getuid?.()) {
-      throw new DatabaseOpenError(`${file} may be read by other users (mode ${octal(mode)}) and belongs to another user: make it owner-only (chmod 600 ${file}) or use another --db`);
-    }
-    try {
-      chmodSync(file, mode & 0o700);
-    } catch (error) {
-      throw new DatabaseOpenError(`cannot make ${file} owner-only (mode ${octal(mode)}): ${(error as Error).message}`);
-    }
+function tightenDatabaseFiles(path: string, notify: Notify): void {
+  if (isForeign(path)) return; // SQLite refuses it next; a file of the user's that was never ours keeps its mode
+  const files = [path, journalFileOf(path)].flatMap((file) => [file, `${file}-wal`, `${file}-shm`]);
+  try {
+    tightenFiles(files, notify, ' or use another --db');
+  } catch (error) {
+    throw error instanceof PrivateFileError ? new DatabaseOpenError(error.message) : error;
+  }
+}
+
+const HEADER = Buffer.from('SQLite format 3\0');
+
+/** Whether the path is a file that holds something, but not a SQLite database (notes given as --db by mistake). */
+function isForeign(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(HEADER.length);
+    const read = readSync(fd, head, 0, head.length, 0);
+    return read > 0 && !head.subarray(0, read).equals(HEADER.subarray(0, read));
+  } catch {
+    return false; // missing, or a folder: not a file of the user's to protect
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A new database file, made 0600 before SQLite opens it: its -wal and -shm then follow. */
+function createDatabaseFile(path: string): void {
+  try {
+    createPrivateFile(path);
+  } catch (error) {
+    throw new DatabaseOpenError(`cannot open database ${path}: ${pathProblem(error, path, 'write')}`);
   }
 }
 
@@ -65,6 +85,8 @@ export interface OpenOptions {
   durability?: Durability;
   /** a file larger than this is checked for damage after start, in a worker (default 256 MiB) */
   checkBeforeBytes?: number;
+  /** where a file found readable by others, and made owner-only, is told (default: stderr) */
+  notify?: Notify;
 }
 
 export interface Opened {
@@ -75,13 +97,8 @@ export interface Opened {
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Opened {
-  // New files (the database, its -wal and -shm, the folder) are created for their owner alone.
-  const previousMask = process.umask(0o077);
-  try {
-    return openWithPragmas(path, options.durability ?? DEFAULT_DURABILITY, options.checkBeforeBytes ?? CHECK_BEFORE_START_BYTES);
-  } finally {
-    process.umask(previousMask);
-  }
+  const notify = options.notify ?? ((line: string) => console.error(line));
+  return openWithPragmas(path, options.durability ?? DEFAULT_DURABILITY, options.checkBeforeBytes ?? CHECK_BEFORE_START_BYTES, notify);
 }
 
 /** A second connection to an open file database, for reads: it never takes the write lock. */
@@ -114,22 +131,22 @@ function checkExisting(path: string, large: boolean): 'checked' | 'deferred' {
   }
 }
 
-function openWithPragmas(path: string, durability: Durability, checkBeforeBytes: number): Opened {
+function openWithPragmas(path: string, durability: Durability, checkBeforeBytes: number, notify: Notify): Opened {
   const isFile = path !== MEMORY;
   const created = !isFile || !existsSync(path);
   let db: Db | undefined;
   let unchecked = false;
   try {
     if (isFile) {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      makeOwnerOnly(path);
+      makePrivateFolder(dirname(path));
+      tightenDatabaseFiles(path, notify);
+      if (created) createDatabaseFile(path);
       // an empty file (made by hand, or by a start that stopped at once) is a new database; a folder is SQLite's to refuse
       const stat = created ? undefined : statSync(path);
       // (another process may be setting the file up this moment: its locks are waited for, as below)
       if (stat?.isFile() && stat.size > 0) whileBusy(() => void (unchecked = checkExisting(path, stat.size > checkBeforeBytes) === 'deferred'));
     }
     db = new Database(path);
-    if (isFile && created) chmodSync(path, 0o600);
     // First: several processes may open a new file at once, and each waits for the others' locks.
     db.pragma('busy_timeout = 5000');
     db.pragma(`cache_size = -${CACHE_KIB}`);

@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StoreFault } from '../faults.js';
 import type { JournalStore, NewJournalEntry, Writes } from '../port.js';
-import type { Db } from './database.js';
+import { journalFileOf, type Db } from './database.js';
 import { sqliteFault } from './faults.js';
-import { createJournalReads, createJournalWrites, insertRows, journalFileOf, JOURNAL_SCHEMA, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
+import { createJournalReads, createJournalWrites, insertRows, JOURNAL_SCHEMA, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
 import type { JournalAnswer, JournalCall } from './journal-worker.js';
 
 export interface SqliteJournal extends JournalStore {

@@ -1,10 +1,10 @@
 // The inspector's journal on SQLite: entries appended in batches, each company's window kept to `keep`
 // by dropping its oldest, counted. The tables live in a file of their own beside the database
 // (journal-file.ts): a batch never waits for the charges' writer, nor holds it up.
-import { chmodSync, existsSync } from 'node:fs';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { pathMatcher } from '../../../base/glob.js';
+import { createPrivateFile } from '../../../base/private-file.js';
 import { RESET_JOURNAL } from '../clear-charges.js';
 import type { JournalFilter, JournalReads, JournalRow, JournalState, NewJournalEntry } from '../port.js';
 import type { Db } from './database.js';
@@ -454,32 +454,22 @@ export function createJournalWrites(db: Db): JournalWrites {
   };
 }
 
-/** The journal's file beside a database file: `<db>-requests` (SQLite adds its -wal and -shm). */
-export const journalFileOf = (dbPath: string) => `${dbPath}-requests`;
-
 /**
- * Opens the journal's file, in WAL mode, its tables made; creates it owner-only when it is not there
- * (SQLite gives its -wal and -shm the file's own mode). The writer thread opens it once it exists: a
- * worker may not set the process's umask.
+ * Opens the journal's file, in WAL mode, its tables made. A missing file is created 0600 first, so
+ * that SQLite gives its -wal and -shm that mode too (openDatabase made any it found owner-only).
  */
 export function openJournalFile(file: string): { db: Db; notice?: string } {
-  const created = !existsSync(file);
-  const previousMask = created ? process.umask(0o077) : undefined;
-  try {
-    const db = new Database(file);
-    if (created) chmodSync(file, 0o600);
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    // a crash may lose the last batches, which is what the journal promises; never a charge (another file)
-    db.pragma('synchronous = NORMAL');
-    // a checkpoint (and its two fsyncs) every 40 MB of the write-ahead log, not every 4: a journal of
-    // creates writes a few MB a second, and the charges' commits share the disk
-    db.pragma('wal_autocheckpoint = 10000');
-    // a page cache of 512 KiB, not 2 MiB: the journal is written more than read, and each connection has one
-    db.pragma('cache_size = -512');
-    const notice = makeJournalTables(db);
-    return { db, ...(notice !== undefined && { notice }) };
-  } finally {
-    if (previousMask !== undefined) process.umask(previousMask);
-  }
+  createPrivateFile(file);
+  const db = new Database(file);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  // a crash may lose the last batches, which is what the journal promises; never a charge (another file)
+  db.pragma('synchronous = NORMAL');
+  // a checkpoint (and its two fsyncs) every 40 MB of the write-ahead log, not every 4: a journal of
+  // creates writes a few MB a second, and the charges' commits share the disk
+  db.pragma('wal_autocheckpoint = 10000');
+  // a page cache of 512 KiB, not 2 MiB: the journal is written more than read, and each connection has one
+  db.pragma('cache_size = -512');
+  const notice = makeJournalTables(db);
+  return { db, ...(notice !== undefined && { notice }) };
 }

@@ -9,13 +9,21 @@ import type {
   NewAttempt, NewEvent, NewMovement, StatusChange, StoredAnswer, Writes,
 } from '../port.js';
 import {
-  BALANCE_COLUMNS, hashToken, INVOICE_COLUMNS, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
+  BALANCE_COLUMNS, DUE_START, hashToken, INVOICE_COLUMNS, isTimeText, invoiceValues, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
 import { CLEAR_CHARGES } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
 import { createChargeReads } from './charges.js';
 import type { Db } from './database.js';
+
+interface DueParams {
+  now: string;
+  limit: number;
+  after_at: string;
+  after_id: number;
+  company_id: number;
+}
 
 export function createRepos(db: Db): Writes {
   const q = <P extends unknown[] = unknown[], R = Row>(sql: string) => db.prepare<P, R>(sql);
@@ -91,8 +99,12 @@ export function createRepos(db: Db): Writes {
   const insertTimeline = q<[number, string, string, string, number | null]>('INSERT INTO timeline (invoice_id, status, note, at, token_id) VALUES (?, ?, ?, ?, ?)');
   const insertMovement = q<[number, number, string, number, string, string, string]>(`
     INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const dueForExpiry = q<[string, number]>("SELECT * FROM invoices WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at LIMIT ?");
-  const dueForExpiryOf = q<[number, string, number]>("SELECT * FROM invoices WHERE status = 'pending' AND company_id = ? AND expires_at <= ? ORDER BY expires_at LIMIT ?");
+  // due: @after_at <= expires_at <= @now (the indexes' range), past the cursor, and in the time form
+  const DUE = `status = 'pending' AND expires_at BETWEEN @after_at AND @now AND (expires_at, id) > (@after_at, @after_id) AND ${isTimeText('expires_at')}
+    ORDER BY expires_at, id LIMIT @limit`;
+  const dueForExpiry = q<[DueParams]>(`SELECT * FROM invoices WHERE ${DUE}`);
+  const dueForExpiryOf = q<[DueParams]>(`SELECT * FROM invoices WHERE company_id = @company_id AND ${DUE}`);
+  const unsortable = q<[number]>(`SELECT * FROM invoices WHERE status = 'pending' AND expires_at IS NOT NULL AND NOT ${isTimeText('expires_at')} ORDER BY id LIMIT ?`);
 
   // events
   const insertEvent = q<[string, number, number, string, string, string | null, string, string, string | null]>(`
@@ -237,8 +249,12 @@ export function createRepos(db: Db): Writes {
         const row = invoiceByTxid.get(txid);
         return row && toInvoice(row);
       },
-      async dueForExpiry(now, limit, companyId) {
-        return (companyId === undefined ? dueForExpiry.all(now, limit) : dueForExpiryOf.all(companyId, now, limit)).map(toInvoice);
+      async dueForExpiry(now, limit, companyId, after = DUE_START) {
+        const params = { now, limit, after_at: after.expires_at, after_id: after.id, company_id: companyId ?? 0 };
+        return (companyId === undefined ? dueForExpiry.all(params) : dueForExpiryOf.all(params)).map(toInvoice);
+      },
+      async unsortableExpiries(limit) {
+        return unsortable.all(limit).map(toInvoice);
       },
       // MAX(id) + 1 under the write lock: the last entry of the rowid b-tree, one lookup.
       async allocateId() {
