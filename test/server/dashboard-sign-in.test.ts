@@ -2,7 +2,7 @@
 // token) ends the session the browser's cookie named, so its cookie answers as signed out; a spent
 // link leaves it as it was.
 import { afterEach, describe, expect, it } from 'vitest';
-import { rawRequest, type RawReply } from '../support/raw-http.js';
+import { askLink as link, cookieOf, FORM, rawRequest } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const open: TestServer[] = [];
@@ -17,9 +17,6 @@ async function server(): Promise<TestServer> {
 }
 
 const port = (s: TestServer) => new URL(s.url).port;
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const link = (s: TestServer, host: string) => rawRequest(`${s.url}/api/v2/sandbox/dashboard/links`, { method: 'POST', host, headers: { authorization: `Bearer ${s.token}` } });
-const cookieOf = (reply: RawReply) => /^pinvoice_dashboard=([^;]*)/.exec(String(reply.headers['set-cookie'] ?? ''))?.[1];
 
 describe('a sign-in in a browser that has a session', () => {
   const signInBy = async (s: TestServer, cookie?: string) => {

@@ -5,7 +5,7 @@
 // HTTP: fetch cannot set a Host.
 import { afterEach, describe, expect, it } from 'vitest';
 import { create } from '../support/charges.js';
-import { rawRequest, type RawReply } from '../support/raw-http.js';
+import { askLink as link, cookieOf, FORM, rawRequest, type RawReply } from '../support/raw-http.js';
 import { request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
 const open: TestServer[] = [];
@@ -20,9 +20,6 @@ async function server(options: Parameters<typeof startTestServer>[0] = {}): Prom
 }
 
 const port = (s: TestServer) => new URL(s.url).port;
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const link = (s: TestServer, host: string) => rawRequest(`${s.url}/api/v2/sandbox/dashboard/links`, { method: 'POST', host, headers: { authorization: `Bearer ${s.token}` } });
-const cookieOf = (reply: RawReply) => /^pinvoice_dashboard=([^;]*)/.exec(String(reply.headers['set-cookie'] ?? ''))?.[1];
 
 /** 403, saying which name was refused and the flag that would allow it. */
 function refusedNaming(reply: RawReply, name: string | undefined) {

@@ -41,3 +41,13 @@ export function rawRequest(url: string, options: RawRequest): Promise<RawReply> 
     sent.end(options.body);
   });
 }
+
+/** The dashboard's session cookie a reply sets, if any. */
+export const cookieOf = (reply: RawReply) => /^pinvoice_dashboard=([^;]*)/.exec(String(reply.headers['set-cookie'] ?? ''))?.[1];
+
+/** A sign-in link asked of a server (`url`, `token`) by a request that names `host`. */
+export const askLink = (server: { url: string; token: string }, host: string) =>
+  rawRequest(`${server.url}/api/v2/sandbox/dashboard/links`, { method: 'POST', host, headers: { authorization: `Bearer ${server.token}` } });
+
+/** A form's body type, as a browser posts it. */
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
