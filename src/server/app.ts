@@ -196,7 +196,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);
   if (config.rateLimit) app.register(import('@fastify/rate-limit'), rateLimitOptions(config.rateLimit));
   // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
-  app.register(async (api) => registerOperations(api, ctx, { version: options.version, authenticate, rateLimited: config.rateLimit !== false, streams }));
+  app.register(async (api) => registerOperations(api, ctx, { version: options.version, headers, authenticate, rateLimited: config.rateLimit !== false, streams }));
   // the pages answer only at the server's own names; the API at any (own-host.ts)
   const hosts = createOwnHosts({ https: options.https !== undefined, publicHost: options.publicHost, allowedHosts: config.allowedHosts, address: () => app.server.address() });
   app.decorate('ownHosts', hosts);
@@ -269,15 +269,16 @@ const answersRecord = (op: Operation): boolean => op.response === Transaction ||
 
 interface OperationOptions {
   version: string;
+  /** apiHeaders(version), made once for the app */
+  headers: Readonly<Record<string, string>>;
   authenticate: Authenticator;
   /** a rate limit runs after authentication: every request's token is checked in a hook */
   rateLimited: boolean;
   streams: Streams;
 }
 
-function registerOperations(app: FastifyInstance, ctx: ServerContext, { version, authenticate, rateLimited, streams }: OperationOptions): void {
+function registerOperations(app: FastifyInstance, ctx: ServerContext, { version, headers, authenticate, rateLimited, streams }: OperationOptions): void {
   const journal = ctx.journal as JournalRecorder;
-  const headers = apiHeaders(version);
   // The context of a token's requests: its company's clock, and the token that makes the changes (recorded
   // in the charge's timeline). Made once per access the authenticator remembers (it keeps one for a
   // second), for the server's context; a key's transaction makes its own.
