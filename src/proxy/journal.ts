@@ -9,7 +9,7 @@ import type { Finding } from '../api/findings.js';
 import { ownFolder, tightenFiles, type Notify } from '../base/private-file.js';
 import { toEntry } from '../server/journal/handlers.js';
 import type { JournalFilter, JournalReads, JournalRow } from '../server/store/port.js';
-import { journalAt, readJournalAt, type SqliteJournal } from '../server/store/sqlite/journal-file.js';
+import { openJournalAt, readJournalAt, type JournalFile } from '../server/store/index.js';
 
 /** Every entry of a proxy's journal is the one company's: the origin's traffic. */
 export const PROXY_COMPANY = 1;
@@ -37,9 +37,9 @@ function ownFolderOrNot(folder: string, notify: Notify): void {
 }
 
 /** Opens (or makes) the journal at `file` for writing. */
-export function openJournalForWriting(file: string, notify: Notify): SqliteJournal {
+export function openJournalForWriting(file: string, notify: Notify): JournalFile {
   privateJournal(file, notify);
-  return journalAt(file);
+  return openJournalAt(file);
 }
 
 /** A stored row as the proxy's API and readers show it: serve's entry, plus upstream and findings. */
