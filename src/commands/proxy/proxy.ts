@@ -48,7 +48,7 @@ export async function proxy(flags: ProxyFlags): Promise<void> {
   let running;
   try {
     running = await startProxy({
-      origin: flags.to, host: flags.host, port: flags.port, journalFile, keep: flags.journalMax, allowWrites: flags.allowWrites === true,
+      origin: flags.to, host: flags.host, port: flags.port, journalFile, ownJournalFolder: flags.journal === undefined, keep: flags.journalMax, allowWrites: flags.allowWrites === true,
       maxAmountCents: cap, timeoutMs: flags.timeout * 1000, log: (line) => out.message(`pinvoice proxy: ${line}`),
     });
   } catch (error) {
