@@ -50,7 +50,7 @@ export function words(schema: z.ZodType): string {
   const { type, format } = def(inner);
   if (type === 'record') return 'object';
   if (type === 'number') return isInteger(inner) ? 'integer' : 'number';
-  if (type === 'string') return format === 'datetime' ? TIMESTAMP_WORDS : format === 'date' ? DATE_WORDS : writtenAs.get(inner)?.words ?? 'string';
+  if (type === 'string') return format === 'datetime' ? TIMESTAMP_WORDS : format === 'date' ? DATE_WORDS : writtenAsOf(inner)?.words ?? 'string';
   if (type === 'enum' || type === 'literal') return oneOf(valuesOf(inner));
   if (type === 'union') return [...new Set((def(inner).options as z.ZodType[]).map(words))].join(' or ');
   return type;
@@ -81,21 +81,34 @@ function checkObject(schema: z.ZodObject, value: Record<string, unknown>, path: 
   }
 }
 
+/** A registry's entry for a schema, looked up once (a registry's own lookup walks the schema's parents). */
+function marked<M extends object>(registry: z.core.$ZodRegistry<M>): (schema: z.ZodType) => M | undefined {
+  const known = new WeakMap<z.ZodType, { entry: M | undefined }>();
+  return (schema) => {
+    let found = known.get(schema);
+    if (!found) known.set(schema, (found = { entry: registry.get(schema) as M | undefined }));
+    return found.entry;
+  };
+}
+const writtenAsOf = marked(writtenAs);
+const inCentsOf = marked(inCents);
+
 function checkString(schema: z.ZodType, value: string, path: string, found: Differences): void {
-  const { format } = def(schema);
+  const { format, pattern } = def(schema);
   if (format === 'datetime' || format === 'date') {
-    if (schema.safeParse(value).success) return;
+    // the format's own pattern, as zod checks it (a failed safeParse costs an error object per value)
+    if ((pattern as RegExp).test(value)) return;
     const form = format === 'datetime' ? timestampForm(value) !== undefined : isDateLike(value);
     found.add(form ? 'format' : 'type', path, words(schema), stringShape(value));
     return;
   }
-  const written = writtenAs.get(schema);
+  const written = writtenAsOf(schema);
   if (written && !written.pattern.test(value)) found.add('format', path, written.words, stringShape(value));
 }
 
 function checkNumber(schema: z.ZodType, value: number, path: string, found: Differences): void {
   if (!isInteger(schema) || Number.isInteger(value)) return;
-  if (inCents.get(schema)) found.add('format', path, 'integer amount in cents', shapeOf(value));
+  if (inCentsOf(schema)) found.add('format', path, 'integer amount in cents', shapeOf(value));
   else found.add('type', path, 'integer', shapeOf(value));
 }
 

@@ -2,7 +2,8 @@
 // body, for the journal's problems and the proxy's findings alike.
 
 /** One key as a pointer's segment (RFC 6901: `~` and `/` escaped). */
-export const pointerSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+export const pointerSegment = (key: string): string =>
+  (key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key);
 
 /**
  * "payer.cpf_cnpj" -> "/payer/cpf_cnpj"; "items[0].unit_price" -> "/items/0/unit_price", or with

@@ -10,8 +10,16 @@ export interface Peeled {
   nullable: boolean;
 }
 
+const peeled = new WeakMap<z.ZodType, Peeled>();
+
 /** The schema a wrapper wraps: wrappers change what a value may be (absent, null), not its fields. */
 export function peel(schema: z.ZodType): Peeled {
+  let found = peeled.get(schema);
+  if (!found) peeled.set(schema, (found = peelNow(schema)));
+  return found;
+}
+
+function peelNow(schema: z.ZodType): Peeled {
   let current = schema;
   let nullable = false;
   for (;;) {

@@ -33,6 +33,7 @@ export function stringShape(text: string): string {
   if (text === '') return 'string, empty';
   const time = timestampForm(text);
   if (time !== undefined) return time;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return 'date, YYYY-MM-DD';
   if (/^\d+$/.test(text)) return `string, ${text.length} digit${text.length === 1 ? '' : 's'}`;
   const prefix = ID_PREFIX.exec(text);
   if (prefix) return `string ${prefix[0]}…`;
