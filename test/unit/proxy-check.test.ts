@@ -166,6 +166,16 @@ describe('checkExchange', () => {
     expect(checkExchange({ ...plain, method: 'DELETE' })).toEqual([]);
   });
 
+  it('takes Search Transaction with `id` as one record (a page is then wrong), without it as a record or a page', () => {
+    const search = { ...plain, path: '/api/v2/invoices', answerBody: '{"data": [], "next_cursor": null}' };
+    expect(checkExchange(search)).toEqual([]);
+    expect(checkExchange({ ...search, query: new URLSearchParams('id=4242') })).toContainEqual(expect.objectContaining({ kind: 'missing-field', path: '/secureId' }));
+  });
+
+  it('asks for no optional member (health: code, reason and since only while degraded)', () => {
+    expect(checkExchange({ ...plain, path: '/health', answerBody: '{"status": "ok", "version": "1.0.0"}' })).toEqual([]);
+  });
+
   it('checks only the request when no answer came', () => {
     const fault = { ...plain, method: 'POST', path: '/api/v2/invoices/4242/refund', requestBody: '{"amount_cents": -1}', status: null, answerBody: null };
     expect(checkExchange(fault)).toEqual([{ severity: 'error', kind: 'request', operation: 'createRefund', direction: 'request', status: null, path: '/amount_cents', expected: 'must be at least 1', seen: 'integer' }]);
