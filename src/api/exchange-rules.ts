@@ -3,6 +3,7 @@
 // the contract's?). The answer body itself: finding-rules.ts.
 import { difference, type Difference } from './finding-rules.js';
 import { pointer } from './json-pointer.js';
+import { parseInvoiceQuery } from './invoice-query.js';
 import { answerStatuses, type Operation } from './operations.js';
 import { shapeOf, stringShape } from './shape-sample.js';
 import { parseWith, validateCreateRequest } from './validate.js';
@@ -34,6 +35,22 @@ export function requestFindings(operation: Operation, body: unknown, now: Date =
     if (!found.has(key)) found.set(key, difference('request', path, problem.message, shapeOf(valueAt(body, pointer(problem.path)))));
   }
   return [...found.values()];
+}
+
+/** Each problem serve would refuse Search Transaction's query with (422 at `query.<name>`); other operations read no query. */
+export function queryFindings(operation: Operation, query: URLSearchParams): Difference[] {
+  if (operation.id !== 'searchTransaction' || query.size === 0) return [];
+  const given: Record<string, string | string[]> = {};
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    given[name] = values.length === 1 ? (values[0] as string) : values;
+  }
+  const checked = parseInvoiceQuery(given);
+  if (checked.ok) return [];
+  return checked.details.map((problem) => {
+    const value = given[problem.path.replace(/^query\./, '')];
+    return difference('request', problem.path, problem.message, Array.isArray(value) ? `${value.length} values` : shapeOf(value));
+  });
 }
 
 /** A status the operation table does not give for the operation: a `status-code` finding. */

@@ -4,7 +4,7 @@
 // them for the exchange. Called for every exchange, so what a body gives is kept (a polled record
 // costs a map lookup).
 import { answerFindings, difference, type Difference } from '../api/finding-rules.js';
-import { headerFindings, requestFindings, statusFinding } from '../api/exchange-rules.js';
+import { headerFindings, queryFindings, requestFindings, statusFinding } from '../api/exchange-rules.js';
 import type { Finding } from '../api/findings.js';
 import { operationAt } from '../api/operation-at.js';
 import type { Operation } from '../api/operations.js';
@@ -104,5 +104,5 @@ export function checkExchange(exchange: Exchange): Finding[] {
   const around = status === null ? [] : [statusFinding(op, status), ...headerFindings(exchange.answerHeaders)].filter((found) => found !== undefined);
   const finding = (direction: Finding['direction']) => (found: Difference): Finding =>
     ({ severity: found.severity, kind: found.kind, operation: op.id, direction, status, path: found.path, expected: found.expected, seen: found.seen });
-  return [...request.map(finding('request')), ...[...around, ...answer].map(finding('answer'))];
+  return [...[...queryFindings(op, exchange.query), ...request].map(finding('request')), ...[...around, ...answer].map(finding('answer'))];
 }

@@ -172,6 +172,14 @@ describe('checkExchange', () => {
     expect(checkExchange({ ...search, query: new URLSearchParams('id=4242') })).toContainEqual(expect.objectContaining({ kind: 'missing-field', path: '/secureId' }));
   });
 
+  it('checks Search Transaction\'s query as serve does, at query.<name>, values by shape', () => {
+    const search = { ...plain, path: '/api/v2/invoices', answerBody: '{"data": [], "next_cursor": null}' };
+    expect(checkExchange({ ...search, query: new URLSearchParams('status=paid&payer_email=maria') })).toEqual([
+      expect.objectContaining({ kind: 'request', direction: 'request', path: 'query.payer_email', seen: 'string, 5 characters' }),
+    ]);
+    expect(checkExchange({ ...search, query: new URLSearchParams('id=1&id=2') })[0]).toMatchObject({ kind: 'request', path: 'query.id', seen: '2 values' });
+  });
+
   it('asks for no optional member (health: code, reason and since only while degraded)', () => {
     expect(checkExchange({ ...plain, path: '/health', answerBody: '{"status": "ok", "version": "1.0.0"}' })).toEqual([]);
   });
