@@ -11,25 +11,14 @@ import type { Operation } from '../api/operations.js';
 import { Transaction } from '../api/schemas.js';
 import { shapeOf } from '../api/shape-sample.js';
 import { errorBodyHasMessage } from '../client/read/error-body.js';
+import type { Exchange } from './forward.js';
 
-export interface Exchange {
-  /** upper case */
-  method: string;
-  /** without the query */
-  path: string;
-  query: URLSearchParams;
-  /** the request's bytes as text (null: none) */
-  requestBody: string | null;
-  /** null: no answer came (a fault): then only request findings */
-  status: number | null;
-  /** lower-case names (node's IncomingHttpHeaders) */
-  answerHeaders: Record<string, string | string[] | undefined>;
-  /** decoded text (the proxy gunzips first) */
-  answerBody: string | null;
-}
+export type { Exchange };
 
 /** How many answer bodies' findings are kept; a poller's record, its creates and its errors fit many times over. */
 const CACHE_SIZE = 256;
+/** A longer answer (a page of records) is checked each time: the cache holds at most 256 × 64 KiB. */
+const CACHED_BODY_CHARS = 64 * 1024;
 /** Of one answer body (an error body is the same for many requests), at most this many contexts. */
 const CONTEXTS_PER_BODY = 16;
 type Made = { request: Difference[]; answer: Difference[] };
@@ -87,6 +76,7 @@ function bodyFindings(op: Operation, exchange: Exchange, head: boolean): Made {
     request: checkRequest(op, exchange.requestBody),
     answer: status === null || head ? [] : checkAnswer(op, byId, status, exchange.answerBody),
   };
+  if (body.length > CACHED_BODY_CHARS || (exchange.requestBody?.length ?? 0) > CACHED_BODY_CHARS) return made;
   if (entries) {
     entries.set(context, made);
     if (entries.size > CONTEXTS_PER_BODY) entries.delete(entries.keys().next().value as string);
