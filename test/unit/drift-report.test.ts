@@ -6,6 +6,7 @@ import { InputError } from '../../src/base/input-error.js';
 import { parseAcceptText, type AcceptanceRule } from '../../src/proxy/drift/accept.js';
 import { buildReport, failing } from '../../src/proxy/drift/report.js';
 import { entry, finding } from '../support/drift.js';
+import { readmeBlocks } from '../support/readme.js';
 
 const NOW = new Date('2026-12-01T12:00:00.000Z');
 
@@ -151,5 +152,14 @@ describe('the accept file, checked', () => {
   it('not an array, not JSON', () => {
     expect(problem({ ...good })).toBe('--accept accept.json: must hold a JSON array of {operation, kind, path, reason, until}');
     expect(() => parseAcceptText('[{"operation": ', 'accept.json')).toThrow(/^--accept accept\.json: not valid JSON: /);
+  });
+});
+
+describe('docs/proxy.md', () => {
+  it('the accept file shown there is one the command takes', () => {
+    const [sample] = readmeBlocks({ file: 'docs/proxy.md', heading: '### The accept file' }, 'json');
+    expect(parseAcceptText(sample ?? '', 'docs/proxy.md').map((rule) => [rule.operation, rule.kind, rule.path])).toEqual([
+      ['createInvoice', 'null', '/data/pix'], ['getTransaction', 'format', '/data/created_at'],
+    ]);
   });
 });
