@@ -9,7 +9,7 @@ import type { Finding } from '../api/findings.js';
 import { ownFolder, tightenFiles, type Notify } from '../base/private-file.js';
 import { toEntry } from '../server/journal/handlers.js';
 import type { JournalFilter, JournalReads, JournalRow } from '../server/store/port.js';
-import { journalAt, readJournalAt, type SqliteJournal } from '../server/store/sqlite/journal-file.js';
+import { openJournalAt, readJournalAt, type JournalFile } from '../server/store/index.js';
 
 /** Every entry of a proxy's journal is the one company's: the origin's traffic. */
 export const PROXY_COMPANY = 1;
@@ -37,9 +37,9 @@ function ownFolderOrNot(folder: string, notify: Notify): void {
 }
 
 /** Opens (or makes) the journal at `file` for writing. */
-export function openJournalForWriting(file: string, notify: Notify): SqliteJournal {
+export function openJournalForWriting(file: string, notify: Notify): JournalFile {
   privateJournal(file, notify);
-  return journalAt(file);
+  return openJournalAt(file);
 }
 
 /** A stored row as the proxy's API and readers show it: serve's entry, plus upstream and findings. */
@@ -89,5 +89,23 @@ export function proxyJournal(reads: JournalReads & { close(): void | Promise<voi
       }
     },
     close: async () => void (await reads.close()),
+  };
+}
+
+/**
+ * A charge named in a filter (`--charge`, `invoice_id`): its integer id as production gave it, or a
+ * secureId looked for in the answers' text, newest first (the proxy keeps no index of them).
+ */
+export function chargeFinder(reads: Pick<JournalReads, 'list'>) {
+  return async (_company: number, ref: string): Promise<{ id: number } | undefined> => {
+    if (/^\d{1,15}$/.test(ref)) return { id: Number(ref) };
+    const quoted = JSON.stringify(ref);
+    let found: number | undefined;
+    for (let after = 0; ;) {
+      const rows = await reads.list(PROXY_COMPANY, {}, after, 1000);
+      for (const row of rows) if (row.invoice_id !== null && (row.response_body?.toString() ?? '').includes(quoted)) found = row.invoice_id;
+      if (rows.length < 1000) return found === undefined ? undefined : { id: found };
+      after = rows.at(-1)?.id ?? after;
+    }
   };
 }
