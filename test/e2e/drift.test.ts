@@ -5,12 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DriftReport } from '../../src/api/drift.js';
 import type { Finding } from '../../src/api/findings.js';
 import { openJournalForWriting, PROXY_COMPANY } from '../../src/proxy/journal.js';
-import { run, tempHome } from '../support/cli.js';
+import { run, start, tempHome } from '../support/cli.js';
 import { finding } from '../support/drift.js';
+import { startProductionGateway } from '../support/production-gateway.js';
 
 const work = mkdtempSync(join(tmpdir(), 'pinvoice-drift-'));
 const journal = join(work, 'prod.journal');
@@ -142,5 +143,46 @@ describe('pinvoice drift', () => {
     }
     const missing = await run(['drift'], { env: home });
     expect([missing.code, missing.stderr]).toEqual([2, 'pinvoice: --journal is required (--journal <file>)\n(run with --help for usage)\n']);
+  });
+});
+
+describe('pinvoice drift on the journal of a running pinvoice proxy', () => {
+  const file = join(work, 'proxied.journal');
+  let gateway: Awaited<ReturnType<typeof startProductionGateway>>;
+  beforeAll(async () => {
+    gateway = await startProductionGateway();
+  });
+  afterAll(() => gateway.close());
+
+  /** The report as JSON, asked again until it has read `entries` exchanges (the proxy writes its journal in batches). */
+  async function reportOnceItHas(entries: number): Promise<DriftReport> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const result = await run(['drift', '--journal', file, '--json', '--fail-on', 'never'], { env: home });
+      const report = result.code === 0 ? DriftReport.strict().parse(JSON.parse(result.stdout)) : undefined;
+      if (report?.entries === entries) return report;
+      if (Date.now() > deadline) throw new Error(`the report never read ${entries} exchanges: ${result.code} ${result.stdout} ${result.stderr}`);
+    }
+  }
+
+  it('reads what the proxy journaled, while it runs and once it has stopped', async () => {
+    const proxy = start(['proxy', '--to', gateway.url, '--port', '0', '--journal', file], home);
+    try {
+      const url = (await proxy.waitForLine((line) => line.startsWith('listening on '))).slice('listening on '.length);
+      const record = gateway.addRecord();
+      for (const path of [`/api/v2/invoices/${String(record.id)}`, '/api/v2/invoices/999999']) {
+        const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${gateway.token}` } });
+        expect(answer.headers.get('pinvoice-proxy-entry')).toMatch(/^\d+$/);
+        await answer.arrayBuffer();
+      }
+      expect((await reportOnceItHas(2)).entries).toBe(2);
+    } finally {
+      expect(await proxy.stop()).toBe(0);
+    }
+    // the exit code follows the report: 15 exactly when an error group counts (none is accepted here)
+    const stopped = await run(['drift', '--journal', file, '--json'], { env: home });
+    const report = DriftReport.strict().parse(JSON.parse(stopped.stdout));
+    expect(report.entries).toBe(2);
+    expect(stopped.code, stopped.stderr).toBe(report.summary.counted.error > 0 ? 15 : 0);
   });
 });
