@@ -121,6 +121,7 @@ describe('pinvoice drift', () => {
       [['--operation', 'getTransacton'], /^pinvoice: --operation: "getTransacton" is not an operation; did you mean getTransaction\?/],
       [['--since', 'last week'], /^pinvoice: --since: "last week" must be a duration back from now/],
       [['--fail-on', 'fatal'], /^pinvoice: --fail-on: "fatal" is invalid: allowed choices are error, warning, info, never/],
+      [['--json', '--format', 'junit'], /^pinvoice: --json and --format junit ask for two formats: give one/],
     ];
     for (const [flags, message] of cases) {
       const result = await drift(...flags);

@@ -1,16 +1,16 @@
 // `pinvoice drift`: a journal's findings grouped by (operation, direction, kind, path), counted, put
 // worst first and matched with the accept file; and the accept file's own checking.
 import { describe, expect, it } from 'vitest';
-import { DriftReport } from '../../src/api/drift.js';
+import { DriftReport, type Acceptance } from '../../src/api/drift.js';
 import { InputError } from '../../src/base/input-error.js';
-import { parseAcceptText, type AcceptanceRule } from '../../src/proxy/drift/accept.js';
+import { parseAcceptText } from '../../src/proxy/drift/accept.js';
 import { buildReport, failing } from '../../src/proxy/drift/report.js';
 import { entry, finding } from '../support/drift.js';
 import { readmeBlocks } from '../support/readme.js';
 
 const NOW = new Date('2026-12-01T12:00:00.000Z');
 
-const rules = (value: unknown): AcceptanceRule[] => parseAcceptText(JSON.stringify(value), 'accept.json');
+const rules = (value: unknown): Acceptance[] => parseAcceptText(JSON.stringify(value), 'accept.json');
 
 describe('grouping and counting', () => {
   it('findings of one (operation, direction, kind, path) are one group: count, first and last seen, expected', async () => {

@@ -1,9 +1,9 @@
 // The drift report: a journal's findings grouped by (operation, direction, kind, path), counted,
 // matched with the accept file and put worst first. Pure: the entries and the time come in, the
 // report goes out (the command, and the proxy's GET /_pinvoice/drift, read the journal).
-import type { DriftGroup, DriftReport, FailOn } from '../../api/drift.js';
+import type { Acceptance, DriftGroup, DriftReport, FailOn } from '../../api/drift.js';
 import { severityRank, type Finding, type Severity } from '../../api/findings.js';
-import { judge, type AcceptanceRule } from './accept.js';
+import { judge } from './accept.js';
 
 export interface ReportEntry {
   id: number;
@@ -14,7 +14,7 @@ export interface ReportEntry {
 export interface ReportOptions {
   since?: Date | undefined;
   operation?: string | undefined;
-  accept?: readonly AcceptanceRule[] | undefined;
+  accept?: readonly Acceptance[] | undefined;
   now: Date;
 }
 
