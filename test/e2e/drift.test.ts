@@ -58,7 +58,7 @@ describe('pinvoice drift', () => {
     expect(blocks[0]).toBe('3 exchanges read, 2 with findings: 3 groups count (1 error, 1 warning, 1 info)');
     expect(blocks[1]).toMatch(/^ERROR {2}type {2}createInvoice answer \/data\/total_price_cents {2}×2\n {2}expected {4}integer\n[\s\S]*first seen {2}2026-11-20 01:00:00 UTC\n {2}last seen {3}2026-11-20 03:00:00 UTC\n {2}entries {5}1, 3$/);
     expect(blocks.slice(2).map((block) => block.split('\n')[0])).toEqual(['WARNING  null  createInvoice answer /data/due_date  ×1', 'INFO  unknown-field  getTransaction answer /data/acquirer  ×1']);
-    expect(result.stderr).toBe('pinvoice: 1 group at or above error fail the run\n');
+    expect(result.stderr).toBe('pinvoice: 1 group at or above error fails the run\n');
   });
 
   it('--fail-on: warning fails on the warning too, never fails nothing', async () => {
@@ -77,7 +77,7 @@ describe('pinvoice drift', () => {
     expect(accepted.stderr).toBe('pinvoice: null at createInvoice answer /data/due_date: acceptance expired (until 2026-11-30), counted again: null before the boleto\n');
     const strict = await drift('--accept', acceptFile('accept.json', [acceptError, expiredWarning]), '--fail-on', 'warning');
     expect(strict.code).toBe(15);
-    expect(strict.stderr).toMatch(/pinvoice: 1 group at or above warning fail the run\n$/);
+    expect(strict.stderr).toMatch(/pinvoice: 1 group at or above warning fails the run\n$/);
   });
 
   it('--json (and --format json): the report in the documented shape', async () => {

@@ -61,7 +61,7 @@ describe('markdown', () => {
   it('a GitHub table, one row per group; | and backticks cannot break it, HTML is escaped, controls made visible', async () => {
     const markdown = renderMarkdown(await sample(), 'error');
     const lines = markdown.split('\n');
-    expect(lines.slice(0, 5)).toEqual(['## Drift report', '', '3 exchanges read, 3 with findings: 3 groups count (1 error, 1 warning, 1 info); 1 accepted; 1 acceptance expired (counted again)', '', '**1 group at or above error fail the run**']);
+    expect(lines.slice(0, 5)).toEqual(['## Drift report', '', '3 exchanges read, 3 with findings: 3 groups count (1 error, 1 warning, 1 info); 1 accepted; 1 acceptance expired (counted again)', '', '**1 group at or above error fails the run**']);
     const rows = lines.filter((line) => line.startsWith('| '));
     expect(rows[0]).toBe('| severity | kind | operation | direction | path | count | expected | seen | first seen | last seen | entries | acceptance |');
     expect(rows).toHaveLength(5);

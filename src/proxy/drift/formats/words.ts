@@ -35,8 +35,8 @@ export function acceptanceWords(group: DriftGroup): string | undefined {
   return group.state === 'accepted' ? `accepted until ${until}: ${reason}` : `acceptance expired (until ${until}), counted again: ${reason}`;
 }
 
-/** "2 groups at or above error fail the run" / "no group at or above warning" / "--fail-on never". */
+/** "1 group at or above error fails the run" / "no group at or above warning" / "--fail-on never". */
 export function verdict(failingCount: number, failOn: FailOn): string {
   if (failOn === 'never') return 'nothing fails the run (--fail-on never)';
-  return failingCount === 0 ? `no group at or above ${failOn} is left: the run passes` : `${plural(failingCount, 'group')} at or above ${failOn} fail the run`;
+  return failingCount === 0 ? `no group at or above ${failOn} is left: the run passes` : `${plural(failingCount, 'group')} at or above ${failOn} ${failingCount === 1 ? 'fails' : 'fail'} the run`;
 }
