@@ -147,8 +147,9 @@ describe('pinvoice drift', () => {
   });
 });
 
-describe('pinvoice drift on the journal of a running pinvoice proxy', () => {
+describe('pinvoice drift on the journal of a running pinvoice proxy in front of the production stand-in', () => {
   const file = join(work, 'proxied.journal');
+  const report = (...args: string[]) => run(['drift', '--journal', file, ...args], { env: home });
   let gateway: Awaited<ReturnType<typeof startProductionGateway>>;
   beforeAll(async () => {
     gateway = await startProductionGateway();
@@ -159,31 +160,45 @@ describe('pinvoice drift on the journal of a running pinvoice proxy', () => {
   async function reportOnceItHas(entries: number): Promise<DriftReport> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const result = await run(['drift', '--journal', file, '--json', '--fail-on', 'never'], { env: home });
-      const report = result.code === 0 ? DriftReport.strict().parse(JSON.parse(result.stdout)) : undefined;
-      if (report?.entries === entries) return report;
+      const result = await report('--json', '--fail-on', 'never');
+      const read = result.code === 0 ? DriftReport.strict().parse(JSON.parse(result.stdout)) : undefined;
+      if (read?.entries === entries) return read;
       if (Date.now() > deadline) throw new Error(`the report never read ${entries} exchanges: ${result.code} ${result.stdout} ${result.stderr}`);
     }
   }
 
-  it('reads what the proxy journaled, while it runs and once it has stopped', async () => {
+  it('groups what the proxy found, with the entry ids its answers carried; --accept and its expiry on the same journal', async () => {
     const proxy = start(['proxy', '--to', gateway.url, '--port', '0', '--journal', file], home);
+    const ids: Record<string, number[]> = { clean: [], drifted: [] };
     try {
       const url = (await proxy.waitForLine((line) => line.startsWith('listening on '))).slice('listening on '.length);
-      const record = gateway.addRecord();
-      for (const path of [`/api/v2/invoices/${String(record.id)}`, '/api/v2/invoices/999999']) {
-        const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${gateway.token}` } });
-        expect(answer.headers.get('pinvoice-proxy-entry')).toMatch(/^\d+$/);
+      // production as the stand-in sends it (Carbon's 6 fraction digits), and one record with its amount as a string
+      const clean = gateway.addRecord();
+      const drifted = gateway.addRecord({ amount: '15990' });
+      for (const [name, id] of [['clean', clean.id], ['clean', clean.id], ['drifted', drifted.id]] as const) {
+        const answer = await fetch(`${url}/api/v2/invoices/${String(id)}`, { headers: { authorization: `Bearer ${gateway.token}` } });
+        expect(answer.status).toBe(200);
         await answer.arrayBuffer();
+        ids[name]?.push(Number(answer.headers.get('pinvoice-proxy-entry')));
       }
-      expect((await reportOnceItHas(2)).entries).toBe(2);
+      // read while the proxy runs and writes
+      expect((await reportOnceItHas(3)).entries_with_findings).toBe(3);
     } finally {
       expect(await proxy.stop()).toBe(0);
     }
-    // the exit code follows the report: 15 exactly when an error group counts (none is accepted here)
-    const stopped = await run(['drift', '--journal', file, '--json'], { env: home });
-    const report = DriftReport.strict().parse(JSON.parse(stopped.stdout));
-    expect(report.entries).toBe(2);
-    expect(stopped.code, stopped.stderr).toBe(report.summary.counted.error > 0 ? 15 : 0);
+    const failed = await report('--json');
+    expect(failed.code, failed.stderr).toBe(15);
+    expect(failed.stderr).toBe('pinvoice: 1 group at or above error fails the run\n');
+    const groups = DriftReport.strict().parse(JSON.parse(failed.stdout)).groups;
+    expect(groups[0]).toMatchObject({ operation: 'getTransaction', direction: 'answer', kind: 'type', severity: 'error', path: '/amount', count: 1, entry_ids: ids.drifted, state: 'counted' });
+    // one group per path: the record's own times and its client's are apart
+    expect(groups.filter((g) => g.kind === 'format').map((g) => g.path)).toEqual(expect.arrayContaining(['/createdAt', '/client/created_at']));
+    expect(groups.find((g) => g.path === '/createdAt')).toMatchObject({ kind: 'format', severity: 'warning', count: 3, entry_ids: [...(ids.clean ?? []), ...(ids.drifted ?? [])], samples: ['timestamp, 6 fraction digits'] });
+
+    const known = { operation: 'getTransaction', kind: 'type', path: '/amount', reason: 'string amounts on old records', until: '2999-01-01' };
+    expect((await report('--accept', acceptFile('proxied-accept.json', [known]))).code).toBe(0);
+    const expired = await report('--accept', acceptFile('proxied-expired.json', [{ ...known, until: '2026-01-01' }]));
+    expect(expired.code).toBe(15);
+    expect(expired.stderr).toContain('pinvoice: type at getTransaction answer /amount: acceptance expired (until 2026-01-01), counted again: string amounts on old records\n');
   });
 });
