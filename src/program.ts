@@ -15,6 +15,7 @@ const GROUPS: readonly (readonly [names: readonly string[], load: Group])[] = [
   [['invoice'], async () => [(await import('./commands/invoice/index.js')).invoiceGroup()]],
   [['sandbox'], async () => [(await import('./commands/sandbox/index.js')).sandboxGroup()]],
   [['logs'], async () => [(await import('./commands/logs/index.js')).logsGroup()]],
+  [['drift'], async () => [(await import('./commands/drift/index.js')).driftGroup()]],
   [['dashboard'], async () => [(await import('./commands/dashboard/index.js')).dashboardGroup()]],
   [['webhooks'], async () => [(await import('./commands/webhooks/index.js')).webhooksGroup()]],
   [['events'], async () => [(await import('./commands/events/index.js')).eventsGroup()]],

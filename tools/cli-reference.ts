@@ -6,23 +6,16 @@ import type { Argument, CommandUnknownOpts, Help, Option } from '@commander-js/e
 import type { EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { codeSpan, markdownEscape } from '../src/base/markdown.js';
+
+export { codeSpan };
 
 export const CLI_REFERENCE = new URL('../docs/cli.md', import.meta.url);
 
 /** Text for a Markdown paragraph or table cell: one line, with what Markdown or HTML would read as syntax escaped. */
 export function markdownText(text: string): string {
-  // an underscore inside a word (PINVOICE_TOKEN) is never emphasis, so only one at a word's edge is escaped
-  const escape = (plain: string) => plain.replace(/[\\`*[\]<>|&~]|^#|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (char) => `\\${char}`);
   // `code` in a description stays code; the rest is plain text.
-  return text.replace(/\s+/g, ' ').trim().split(/(`[^`]+`)/).map((part, i) => (i % 2 === 1 ? part.replace(/\|/g, '\\|') : escape(part))).join('');
-}
-
-/** A code span that holds any text, even one with backticks; `|` escaped, as GitHub's tables require even inside code. */
-export function codeSpan(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
-  const fence = '`'.repeat(longest + 1);
-  const padded = longest > 0 ? ` ${text} ` : text;
-  return `${fence}${padded.replace(/\|/g, '\\|')}${fence}`;
+  return text.replace(/\s+/g, ' ').trim().split(/(`[^`]+`)/).map((part, i) => (i % 2 === 1 ? part.replace(/\|/g, '\\|') : markdownEscape(part))).join('');
 }
 
 /** A fenced block that no line of `body` can close early. */

@@ -16,6 +16,7 @@ export const EXIT = {
   locationUnverified: 12,
   locationUnreachable: 13,
   notPayable: 14,
+  drift: 15,
   cancelled: 130,
 } as const;
 
@@ -58,6 +59,8 @@ export const EXIT_CODE_HELP = `Exit codes:
   14   pix verify / pix pay: all verified, but the charge is not open to
        payment (CONCLUIDA: already paid; REMOVIDA_PELO_PSP: expired or
        canceled)
+  15   drift: a group at or above --fail-on (default error) is left after
+       --accept (an expired acceptance counts again)
   130  cancelled (Ctrl-C)`;
 
 export class CliError extends Error {

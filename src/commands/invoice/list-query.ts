@@ -1,8 +1,7 @@
 // `invoice list`'s flags as the listing's query (contract: GET /api/v2/invoices without id), each
 // checked here so that a mistake is named by its flag, in reais and the user's own dates.
 import { usageError } from '../../cli/errors.js';
-import { startOfDay } from '../../cli/render/time.js';
-import { parseTimestamp } from '../../base/timestamp.js';
+import { when } from '../../cli/when.js';
 import { documentType, normalizeDocument } from '../../domain/document.js';
 import { METHODS, STATUSES } from '../../domain/status.js';
 import { amountFlag } from './amount-flag.js';
@@ -23,15 +22,6 @@ function oneOf(flag: string, value: string, allowed: readonly string[]): string 
   const wrong = values.filter((v) => !allowed.includes(v));
   if (values.length === 0 || wrong.length > 0) throw usageError(`${flag}: "${wrong.join(',') || value}" is not one of ${allowed.join(', ')} (several: comma-separated)`);
   return values.join(',');
-}
-
-/** A date (the start of that day where the user lives) or a date-time with its zone, as ISO 8601 UTC. */
-function when(flag: string, value: string): string {
-  const text = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`))) return startOfDay(text);
-  const ms = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? parseTimestamp(text) : undefined;
-  if (ms === undefined) throw usageError(`${flag}: "${value}" is not a date (2026-11-25, the start of that day in your time zone) or a date-time with its zone (2026-11-25T14:00:00-03:00)`);
-  return new Date(ms).toISOString();
 }
 
 /** --payer: an e-mail, or a CPF/CNPJ (digits or formatted). */
