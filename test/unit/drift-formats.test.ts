@@ -6,9 +6,9 @@ import type { DriftReport } from '../../src/api/drift.js';
 import { createPalette } from '../../src/cli/render/colour.js';
 import { useTimeZone } from '../../src/cli/render/time.js';
 import { parseAcceptText } from '../../src/proxy/drift/accept.js';
-import { renderJunit } from '../../src/proxy/drift/formats/junit.js';
-import { renderMarkdown } from '../../src/proxy/drift/formats/markdown.js';
-import { renderText } from '../../src/proxy/drift/formats/text.js';
+import { renderJunit } from '../../src/cli/render/drift/junit.js';
+import { renderMarkdown } from '../../src/cli/render/drift/markdown.js';
+import { renderText } from '../../src/cli/render/drift/text.js';
 import { buildReport } from '../../src/proxy/drift/report.js';
 import { entry, finding } from '../support/drift.js';
 

@@ -11,7 +11,7 @@ import { createOutput, type Output } from '../../cli/output.js';
 import { when } from '../../cli/when.js';
 import { readAcceptFile } from '../../proxy/drift/accept.js';
 import { buildReport, failing } from '../../proxy/drift/report.js';
-import { acceptanceWords, groupName, verdict } from '../../proxy/drift/formats/words.js';
+import { acceptanceWords, groupName, verdict } from '../../cli/render/drift/words.js';
 import { openProxyJournal, type ProxyJournal } from '../../proxy/journal.js';
 import type { DriftReport } from '../../api/drift.js';
 import type { DriftFlags } from './index.js';
@@ -44,9 +44,9 @@ async function openJournal(file: string): Promise<ProxyJournal> {
 
 async function render(report: DriftReport, flags: DriftFlags, format: string, out: Output, now: Date): Promise<void> {
   if (format === 'json') return out.jsonData(report);
-  if (format === 'markdown') return out.data((await import('../../proxy/drift/formats/markdown.js')).renderMarkdown(report, flags.failOn));
-  if (format === 'junit') return out.data((await import('../../proxy/drift/formats/junit.js')).renderJunit(report, flags.failOn, now));
-  out.data((await import('../../proxy/drift/formats/text.js')).renderText(report, out.palette));
+  if (format === 'markdown') return out.data((await import('../../cli/render/drift/markdown.js')).renderMarkdown(report, flags.failOn));
+  if (format === 'junit') return out.data((await import('../../cli/render/drift/junit.js')).renderJunit(report, flags.failOn, now));
+  out.data((await import('../../cli/render/drift/text.js')).renderText(report, out.palette));
 }
 
 export async function drift(flags: DriftFlags): Promise<void> {

@@ -10,6 +10,7 @@ import { createOutput } from '../../cli/output.js';
 import { dataDir } from '../../cli/paths.js';
 import { AmountError, formatBRL, parseAmount } from '../../domain/money.js';
 import { checkExchange } from '../../proxy/check.js';
+import { buildReport } from '../../proxy/drift/report.js';
 import { ProxyListenError, startProxy } from '../../proxy/server.js';
 import type { ProxyFlags } from './index.js';
 
@@ -50,7 +51,7 @@ export async function proxy(flags: ProxyFlags): Promise<void> {
   try {
     running = await startProxy({
       origin: flags.to, host: flags.host, port: flags.port, journalFile, ownJournalFolder: flags.journal === undefined, keep: flags.journalMax, allowWrites: flags.allowWrites === true,
-      maxAmountCents: cap, check: checkExchange, timeoutMs: flags.timeout * 1000, log: (line) => out.message(`pinvoice proxy: ${line}`),
+      maxAmountCents: cap, check: checkExchange, drift: (journal) => buildReport(journal.entries(), { now: new Date() }), timeoutMs: flags.timeout * 1000, log: (line) => out.message(`pinvoice proxy: ${line}`),
     });
   } catch (error) {
     if (error instanceof ProxyListenError) throw new CliError(error.message, EXIT.network);

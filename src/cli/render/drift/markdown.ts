@@ -3,8 +3,8 @@
 // characters as escapes) and then escaped, so no sample can break the table or inject HTML.
 import type { DriftGroup, DriftReport, FailOn } from '../../../api/drift.js';
 import { codeSpan, markdownEscape } from '../../../base/markdown.js';
-import { safeData } from '../../../cli/render/safe-text.js';
-import { failing, fails } from '../report.js';
+import { safeData } from '../safe-text.js';
+import { failing, fails } from '../../../proxy/drift/report.js';
 import { acceptanceWords, headline, verdict } from './words.js';
 
 const ICON: Record<DriftGroup['severity'], string> = { error: '🔴 error', warning: '🟠 warning', info: '🔵 info' };

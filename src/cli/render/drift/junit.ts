@@ -2,8 +2,8 @@
 // testsuite per operation, one testcase per group. A group that fails the run at --fail-on is a
 // <failure>; an accepted or less severe group passes, and its <system-out> says why.
 import type { DriftGroup, DriftReport, FailOn } from '../../../api/drift.js';
-import { safeData } from '../../../cli/render/safe-text.js';
-import { fails } from '../report.js';
+import { safeData } from '../safe-text.js';
+import { fails } from '../../../proxy/drift/report.js';
 import { acceptanceWords, groupName, headline } from './words.js';
 
 /** Characters XML 1.0 cannot hold at all (safeData has already made the controls visible; this is the last guard). */

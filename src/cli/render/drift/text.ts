@@ -2,9 +2,9 @@
 // the journal (paths, samples, reasons) is made terminal-safe before colour is added.
 import type { DriftGroup, DriftReport } from '../../../api/drift.js';
 import type { Severity } from '../../../api/findings.js';
-import type { Palette } from '../../../cli/render/colour.js';
-import { dateTime } from '../../../cli/render/format.js';
-import { safeData } from '../../../cli/render/safe-text.js';
+import type { Palette } from '../colour.js';
+import { dateTime } from '../format.js';
+import { safeData } from '../safe-text.js';
 import { acceptanceWords, groupName, headline } from './words.js';
 
 const LABEL_WIDTH = 12;
