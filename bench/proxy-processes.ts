@@ -34,10 +34,14 @@ export const startUpstream = (count: number) => forkListening<Upstream>('./proxy
 
 export const startBareProxy = (origin: string) => forkListening<{ url: string }>('./bare-proxy.ts', [origin]);
 
-/** `pinvoice proxy --to ORIGIN --port 0 --journal FILE`: its checks and journal on, as a merchant runs it. */
-export function startPinvoiceProxy(origin: string, journal: string): Promise<ServeProcess> {
+/**
+ * `pinvoice proxy --to ORIGIN --port 0 --journal FILE`: its checks and journal on, as a merchant runs
+ * it; given `profileDir`, under `node --cpu-prof` (the profile written there when it stops).
+ */
+export function startPinvoiceProxy(origin: string, journal: string, profileDir?: string): Promise<ServeProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  return startListening('pinvoice proxy', BIN, ['proxy', '--to', origin, '--port', '0', '--journal', journal], /pinvoice proxy listening on (\S+?),/, { env, stream: 'stderr' });
+  const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
+  return startListening('pinvoice proxy', BIN, ['proxy', '--to', origin, '--port', '0', '--journal', journal], /pinvoice proxy listening on (\S+?),/, { env, nodeArgs, stream: 'stderr' });
 }
 
 async function freePort(): Promise<number> {

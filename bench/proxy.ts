@@ -12,7 +12,7 @@
 // whose order alternates (A B C D | D C B A | …); each figure is the median of its rounds, its range
 // beside it. Informational: exits 0 unless a request failed.
 //   npm run bench:proxy   (builds first; or: npx tsx bench/proxy.ts [--rounds 5] [--duration 2] [--warmup 0.5]
-//                          [--connections 32] [--rate 500] [--latency-duration 3])
+//                          [--connections 32] [--rate 500] [--latency-duration 3] [--cpu-prof DIR])
 import { parseArgs } from 'node:util';
 import { describe, LoadWorker, median, ms, type LoadOptions, type LoadResult, type RequestSpec } from './load.js';
 import { startBareProxy, startPinvoiceProxy, startPrism, startUpstream } from './proxy-processes.js';
@@ -27,6 +27,8 @@ const { values: flags } = parseArgs({
     connections: { type: 'string', default: '32' },
     rate: { type: 'string', default: '500' },
     'latency-duration': { type: 'string', default: '3' },
+    /** a folder: pinvoice proxy runs under node --cpu-prof and leaves its profile there */
+    'cpu-prof': { type: 'string' },
   },
 });
 const rounds = Number(flags.rounds);
@@ -55,7 +57,7 @@ await main(async () => {
   const dir = tempDir();
   const upstream = await startUpstream(IDS);
   const bare = await startBareProxy(upstream.url);
-  const ours = await startPinvoiceProxy(upstream.url, `${dir}/proxy-journal.db`);
+  const ours = await startPinvoiceProxy(upstream.url, `${dir}/proxy-journal.db`, flags['cpu-prof']);
   atExit(() => void ours.stop().catch(() => undefined));
   const prism = await startPrism(upstream.url, dir);
   atExit(() => void prism.stop().catch(() => undefined));
@@ -112,6 +114,7 @@ await main(async () => {
   added(pinvoice, true);
   added(barely, false);
   await Promise.all([ours.stop(), prism.stop()]);
+  if (flags['cpu-prof'] !== undefined) console.log(`  pinvoice proxy's CPU profile (the whole run): ${flags['cpu-prof']}`);
 });
 
 /** Before any load: each proxy answers the very bytes the upstream does (a proxy that answered something else would be measuring another thing). */

@@ -75,6 +75,8 @@ export interface ServeProcess {
 
 export interface ListeningOptions {
   env?: NodeJS.ProcessEnv;
+  /** node's own flags, before the script (--cpu-prof…) */
+  nodeArgs?: string[];
   /** where the listening line comes (stdout by default) */
   stream?: 'stdout' | 'stderr';
   /** an end by the SIGTERM of stop() is as good as exit code 0 (a program with no handler for it) */
@@ -87,7 +89,7 @@ export interface ListeningOptions {
  * once `listening()` resolves with the URL, for a program that prints none.
  */
 export async function startListening(name: string, script: string, args: string[], listening: RegExp | (() => Promise<string>), options: ListeningOptions = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   killAtExit(child);
   const tails = { stdout: '', stderr: '' };
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
