@@ -2,7 +2,7 @@
 // streaming proxy (bench/bare-proxy.ts), the built `pinvoice proxy`, and Prism's proxy mode on our
 // OpenAPI document. Each is ended at exit (serve-process.ts), also on a failure or Ctrl-C.
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -35,13 +35,18 @@ export const startUpstream = (count: number) => forkListening<Upstream>('./proxy
 export const startBareProxy = (origin: string) => forkListening<{ url: string }>('./bare-proxy.ts', [origin]);
 
 /**
- * `pinvoice proxy --to ORIGIN --port 0 --journal FILE`: its checks and journal on, as a merchant runs
- * it; given `profileDir`, under `node --cpu-prof` (the profile written there when it stops).
+ * `pinvoice proxy --to ORIGIN --port 0 --journal <dir>/proxy.journal`: its checks and journal on, as a
+ * merchant runs it; its inspector token read from its --write-env file. Given `profileDir`, under
+ * `node --cpu-prof` (the profile written there when it stops).
  */
-export function startPinvoiceProxy(origin: string, journal: string, profileDir?: string): Promise<ServeProcess> {
+export async function startPinvoiceProxy(origin: string, dir: string, profileDir?: string): Promise<ServeProcess & { token: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
-  return startListening('pinvoice proxy', BIN, ['proxy', '--to', origin, '--port', '0', '--journal', journal], /pinvoice proxy listening on (\S+?),/, { env, nodeArgs, stream: 'stderr' });
+  const args = ['proxy', '--to', origin, '--port', '0', '--journal', join(dir, 'proxy.journal'), '--write-env', join(dir, 'proxy.env')];
+  const proxy = await startListening('pinvoice proxy', BIN, args, /^listening on (\S+)$/m, { env, nodeArgs });
+  const token = /^PINVOICE_PROXY_TOKEN='?([^'\n]+)/m.exec(readFileSync(join(dir, 'proxy.env'), 'utf8'))?.[1];
+  if (token === undefined) throw new Error(`pinvoice proxy wrote no PINVOICE_PROXY_TOKEN to ${join(dir, 'proxy.env')}`);
+  return { ...proxy, token };
 }
 
 async function freePort(): Promise<number> {

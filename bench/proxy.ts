@@ -57,7 +57,7 @@ await main(async () => {
   const dir = tempDir();
   const upstream = await startUpstream(IDS);
   const bare = await startBareProxy(upstream.url);
-  const ours = await startPinvoiceProxy(upstream.url, `${dir}/proxy-journal.db`, flags['cpu-prof']);
+  const ours = await startPinvoiceProxy(upstream.url, dir, flags['cpu-prof']);
   atExit(() => void ours.stop().catch(() => undefined));
   const prism = await startPrism(upstream.url, dir);
   atExit(() => void prism.stop().catch(() => undefined));
@@ -107,12 +107,15 @@ await main(async () => {
     const by = (q: 'p50' | 'p99') => steady.map((round) => (round.get(side) as LoadResult)[q] - (round.get(direct) as LoadResult)[q]);
     const [p50, p99] = [median(by('p50')), median(by('p99'))];
     const at = (s: Side, q: 'p50' | 'p99') => ms(median(steady.map((round) => (round.get(s) as LoadResult)[q])));
+    const short = steady.some((round) => [side, direct].some((s) => (round.get(s) as LoadResult).rps < 0.95 * rate));
     const verdict = goals ? `goals ≤ ${GOALS.p50} ms: ${met(p50 <= GOALS.p50)}, ≤ ${GOALS.p99} ms: ${met(p99 <= GOALS.p99)}` : 'informational';
+    if (short) console.log(`    (a run fell short of ${rate} req/s: the latencies below are of a machine that could not keep up, not of a steady load)`);
     console.log(`    added by the ${side.label}: p50 +${ms(p50)} ms, p99 +${ms(p99)} ms (medians of ${rounds} rounds, p50 all ${range(by('p50'), 2)}, p99 all ${range(by('p99'), 2)}; ` +
       `p50 ${at(side, 'p50')} − ${at(direct, 'p50')} ms, p99 ${at(side, 'p99')} − ${at(direct, 'p99')} ms; ${verdict})`);
   };
   added(pinvoice, true);
   added(barely, false);
+  console.log(`  ${await journalSummary(ours.url, ours.token)}`);
   await Promise.all([ours.stop(), prism.stop()]);
   if (flags['cpu-prof'] !== undefined) console.log(`  pinvoice proxy's CPU profile (the whole run): ${flags['cpu-prof']}`);
 });
@@ -126,6 +129,17 @@ async function checkPassthrough(direct: RequestSpec, proxied: RequestSpec[]): Pr
     const got = await fetchBytes(url, { headers: spec.headers });
     if (!got.equals(expected)) throw new Error(`${url} answered other bytes than the upstream (${got.length} bytes, not ${expected.length}): ${got.toString().slice(0, 300)}`);
   }
+}
+
+/** What pinvoice proxy kept: that its journal and checks were on (an entry's findings, by kind). */
+async function journalSummary(url: string, token: string): Promise<string> {
+  const page = JSON.parse((await fetchBytes(`${url}/_pinvoice/requests?limit=1`, { headers: { authorization: `Bearer ${token}` } })).toString()) as {
+    data: { findings?: { kind: string }[] }[];
+    dropped: number;
+  };
+  const findings = page.data[0]?.findings ?? [];
+  const kinds = [...new Set(findings.map((finding) => finding.kind))].join(', ');
+  return `pinvoice proxy's journal: ${page.dropped.toLocaleString('en-US')} exchanges dropped from its window during the run; an entry's findings: ${findings.length}${kinds ? ` (${kinds})` : ''}`;
 }
 
 async function recordBytes(spec: RequestSpec): Promise<string> {
