@@ -49,6 +49,9 @@ interface Side {
   pid: number;
 }
 
+/** CPU time (µs) a request cost a side's own process, the median of the rounds: steadier than a rate on a busy machine. */
+const cpuPerRequest = (rounds: Map<Side, LoadResult>[], side: Side) =>
+  Math.round(median(rounds.map((round) => ((round.get(side) as LoadResult).serverCpu ?? NaN) / (round.get(side) as LoadResult).rps)) * 1e6);
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const range = (values: number[], digits: number) => `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 const rps = (value: number) => `${Math.round(value).toLocaleString('en-US')} req/s`;
@@ -99,6 +102,7 @@ await main(async () => {
   ratio(barely, direct, undefined, ', about 0.4× on 2 cores');
   ratio(pinvoice, prismed, GOALS.prism);
   ratio(pinvoice, direct, undefined);
+  console.log(`    CPU a request, the side's own process (medians): ${[direct, barely, pinvoice, prismed].map((side) => `${side.label} ${cpuPerRequest(loud, side)} µs`).join(', ')}`);
 
   console.log(`  latency at a fixed ${rate} req/s: ${RATE_CONNECTIONS} connections, each request at its due time, ${latencyMs / 1000} s runs after ${warmupMs / 1000} s of warm-up`);
   const steady: Map<Side, LoadResult>[] = [];
@@ -111,7 +115,7 @@ await main(async () => {
     const verdict = goals ? `goals ≤ ${GOALS.p50} ms: ${met(p50 <= GOALS.p50)}, ≤ ${GOALS.p99} ms: ${met(p99 <= GOALS.p99)}` : 'informational';
     if (short) console.log(`    (a run fell short of ${rate} req/s: the latencies below are of a machine that could not keep up, not of a steady load)`);
     console.log(`    added by the ${side.label}: p50 +${ms(p50)} ms, p99 +${ms(p99)} ms (medians of ${rounds} rounds, p50 all ${range(by('p50'), 2)}, p99 all ${range(by('p99'), 2)}; ` +
-      `p50 ${at(side, 'p50')} − ${at(direct, 'p50')} ms, p99 ${at(side, 'p99')} − ${at(direct, 'p99')} ms; ${verdict})`);
+      `p50 ${at(side, 'p50')} − ${at(direct, 'p50')} ms, p99 ${at(side, 'p99')} − ${at(direct, 'p99')} ms; its CPU a request ${cpuPerRequest(steady, side)} µs; ${verdict})`);
   };
   added(pinvoice, true);
   added(barely, false);
