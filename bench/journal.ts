@@ -13,7 +13,7 @@
 // those of a journal that trims as it goes. Informational: exits 0 unless a request failed.
 //   npm run bench   (builds first; or: npx tsx bench/journal.ts [--connections 32] [--duration 2] [--warmup 0.5] [--pairs 16])
 import { parseArgs } from 'node:util';
-import { describe, LoadWorker, type LoadOptions, type LoadResult, type RequestSpec } from './load.js';
+import { describe, LoadWorker, median, type LoadOptions, type LoadResult, type RequestSpec } from './load.js';
 import { fetchBytes } from './throughput.js';
 import { atExit, main, PIX_CHARGE, startServe, tempDir, TOKEN, type ServeProcess } from './serve-process.js';
 
@@ -77,11 +77,6 @@ await main(async () => {
       rates.off.push(b.rps);
       console.log(`    pair ${i + 1}: ${(a.rps / b.rps).toFixed(2)}×   on ${describe(a)}\n                    off ${describe(b)}`);
     }
-    // (of an even count, the mean of the two in the middle)
-    const median = (values: number[]) => {
-      const sorted = [...values].sort((x, y) => x - y);
-      return ((sorted[(sorted.length - 1) >> 1] as number) + (sorted[sorted.length >> 1] as number)) / 2;
-    };
     const ratio = median(ratios);
     const sorted = [...ratios].sort((x, y) => x - y);
     const quartile = (q: number) => sorted[Math.round(q * (sorted.length - 1))] as number;

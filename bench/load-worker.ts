@@ -1,9 +1,10 @@
 // The load generator, client side, in its own process (forked by bench/load.ts): the raw HTTP/1.1
 // client of tools/raw-client.ts (one keep-alive socket per connection), `connections` loops issuing
-// requests back to back, to one URL or to several in turn (connections spread over the origins, so
+// requests back to back (or, given a rate, each at its due time), to one URL or to several in turn (connections spread over the origins, so
 // three nodes each get a third, and each connection takes its origin's URLs in turn). Answers one request at a
 // time over IPC. Any non-2xx answer or error stops the run and is reported with a sample. CPU use is
 // read from /proc: the client's own, the server's processes', and a PostgreSQL cluster's.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FillOptions, FillProgress, FillResult, LoadOptions, LoadResult, RequestSpec, WorkerReply, WorkerRequest } from './load.js';
 import { MARK_EVERY } from './load.js';
 import { clusterCpuSeconds, cpuSeconds } from './proc.js';
@@ -59,10 +60,16 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
     options.warmupMs,
   );
 
+  // At a fixed rate: the n-th request is due at n ÷ rate after the start, taken by the first free connection.
+  const paced = options.rate === undefined ? undefined : { at: performance.now(), every: 1000 / options.rate, tickets: 0 };
   const loop = async (c: number) => {
     const { group, socket } = connections[c] as (typeof connections)[number];
     const g = c % groups.length;
     while (!stop) {
+      if (paced) {
+        const wait = paced.at + paced.tickets++ * paced.every - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
       const started = performance.now();
       if (started >= to) break;
       const measured = started >= from;

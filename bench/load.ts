@@ -1,7 +1,8 @@
 // The load generator, parent side: the client runs in a forked process (bench/load-worker.ts) so it
 // never shares an event loop with the server it measures. node:http with a keep-alive Agent,
 // C connections each issuing requests back to back, after a warm-up that is not counted; a request
-// may name several URLs (several nodes, or many charges), taken in turn. Any non-2xx answer or error
+// may name several URLs (several nodes, or many charges), taken in turn. Or, given a rate, requests at
+// fixed times instead of back to back (latency under a steady load). Any non-2xx answer or error
 // is a failure (LoadError, showing a sample answer), never a rate. It reports the CPU use of the
 // client, of the server (several node processes summed) and, given its postmaster, of a PostgreSQL
 // cluster, over the measured span.
@@ -22,6 +23,12 @@ export interface LoadOptions {
   durationMs?: number;
   /** …or this many requests after the warm-up */
   requests?: number;
+  /**
+   * requests a second, at fixed times (each the next ticket, on whichever connection is free), instead
+   * of back to back: the latency of a steady load, not of a saturated server; connections enough that
+   * one is free at each tick (the achieved rate, `rps`, shows when none was)
+   */
+  rate?: number;
   /** the server's process, or processes (several nodes), whose CPU use is reported, summed, for the measured span */
   watchPid?: number | number[];
   /** a PostgreSQL postmaster: the CPU use of the cluster (it and its backends, alive or ended) is reported too */
@@ -160,6 +167,12 @@ export class LoadWorker {
   close(): void {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill();
   }
+}
+
+/** The median; of an even count, the mean of the two in the middle. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return ((sorted[(sorted.length - 1) >> 1] as number) + (sorted[sorted.length >> 1] as number)) / 2;
 }
 
 export const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));

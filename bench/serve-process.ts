@@ -73,34 +73,45 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
+export interface ListeningOptions {
+  env?: NodeJS.ProcessEnv;
+  /** node's own flags, before the script (--cpu-prof…) */
+  nodeArgs?: string[];
+  /** where the listening line comes (stdout by default) */
+  stream?: 'stdout' | 'stderr';
+  /** an end by the SIGTERM of stop() is as good as exit code 0 (a program with no handler for it) */
+  signalEndsIt?: boolean;
+}
+
 /**
- * `pinvoice serve --port 0 --db <db> --token TOKEN [args]`, `db` a SQLite file or a postgres:// URL;
- * resolves once it prints `listening on <url>`.
+ * `node <script> [args]` as a child, its output drained (the last 4,000 characters of each stream
+ * kept, for the error); resolves once a line matches `listening` (its first group the URL), or
+ * once `listening()` resolves with the URL, for a program that prints none.
  */
-export async function startServe(db: string, args: string[] = []): Promise<ServeProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.PINVOICE_SERVE_TOKEN;
-  delete env.PINVOICE_DB;
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--token', TOKEN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startListening(name: string, script: string, args: string[], listening: RegExp | (() => Promise<string>), options: ListeningOptions = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   killAtExit(child);
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-4000)));
+  const tails = { stdout: '', stderr: '' };
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`pinvoice serve printed no "listening on" line within ${START_TIMEOUT_MS / 1000} s; stderr:\n${stderr}`)), START_TIMEOUT_MS);
-    child.stdout?.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-      const found = /^listening on (\S+)$/m.exec(stdout);
-      if (found?.[1]) {
-        clearTimeout(timer);
-        resolve(found[1]);
-      }
-    });
+    const timer = setTimeout(() => reject(new Error(`${name} was not listening within ${START_TIMEOUT_MS / 1000} s; stderr:\n${tails.stderr}`)), START_TIMEOUT_MS);
+    const found = (url: string) => {
+      clearTimeout(timer);
+      resolve(url);
+    };
+    for (const stream of ['stdout', 'stderr'] as const) {
+      child[stream]?.setEncoding('utf8').on('data', (text: string) => {
+        const seen = tails[stream] + text;
+        tails[stream] = seen.slice(-4000);
+        const line = listening instanceof RegExp && stream === (options.stream ?? 'stdout') ? listening.exec(seen) : null;
+        if (line?.[1]) found(line[1]);
+      });
+    }
+    if (!(listening instanceof RegExp)) listening().then(found, reject);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`pinvoice serve exited (${signal ?? code}) before listening; stderr:\n${stderr}`));
+      reject(new Error(`${name} exited (${signal ?? code}) before listening; stderr:\n${tails.stderr}`));
     });
   });
 
@@ -113,9 +124,22 @@ export async function startServe(db: string, args: string[] = []): Promise<Serve
       const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
       await exited;
       clearTimeout(timer);
-      if (child.exitCode !== 0) throw new Error(`pinvoice serve exited ${child.signalCode ?? child.exitCode} on SIGTERM; stderr:\n${stderr}`);
+      if (child.exitCode !== 0 && !(options.signalEndsIt && child.signalCode === 'SIGTERM')) {
+        throw new Error(`${name} exited ${child.signalCode ?? child.exitCode} on SIGTERM; stderr:\n${tails.stderr}`);
+      }
     },
   };
+}
+
+/**
+ * `pinvoice serve --port 0 --db <db> --token TOKEN [args]`, `db` a SQLite file or a postgres:// URL;
+ * resolves once it prints `listening on <url>`.
+ */
+export function startServe(db: string, args: string[] = []): Promise<ServeProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.PINVOICE_SERVE_TOKEN;
+  delete env.PINVOICE_DB;
+  return startListening('pinvoice serve', BIN, ['serve', '--port', '0', '--db', db, '--token', TOKEN, ...args], /^listening on (\S+)$/m, { env });
 }
 
 /** VmRSS and VmHWM (peak) of a process, in bytes, from /proc/<pid>/status (Linux). */
