@@ -21,6 +21,7 @@ const GROUPS: readonly (readonly [names: readonly string[], load: Group])[] = [
   [['pix'], async () => [(await import('./commands/pix/index.js')).pixGroup()]],
   [['boleto'], async () => [(await import('./commands/boleto/index.js')).boletoGroup()]],
   [['serve'], async () => [(await import('./commands/serve/index.js')).serveGroup()]],
+  [['proxy'], async () => [(await import('./commands/proxy/index.js')).proxyGroup()]],
   [['openapi'], async () => [(await import('./commands/openapi/index.js')).openapiGroup()]],
   [['completion'], async () => [(await import('./commands/completion/index.js')).completionGroup()]],
 ];

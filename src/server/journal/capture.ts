@@ -6,7 +6,9 @@
 // (formatted when read), the answer's bytes are handed on as they are, and the members kept as JSON
 // are only those that differ from an entry's defaults (DEFAULT_DETAIL), what is the same for every
 // request of one token written once per token.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+import type { Finding } from '../../api/findings.js';
 import { BODY_CAP_BYTES } from '../../api/journal.js';
 import type { ErrorDetail } from '../../api/schemas.js';
 import { maskToken } from '../../domain/secrets.js';
@@ -34,6 +36,10 @@ export interface EntryDetail {
   url: string | null;
   signature_headers: string[];
   error: string | null;
+  /** pinvoice proxy: the gateway's answer (null: none came) */
+  upstream?: { status: number | null; duration_ms: number } | null;
+  /** pinvoice proxy: how the exchange differs from the contract */
+  findings?: Finding[];
 }
 
 /** What a member absent from a stored detail stands for. */
@@ -111,15 +117,20 @@ function headersJson(access: Access, raw: FastifyRequest['headers'], header: str
   const last = lastHeaders.get(access);
   if (last && KEPT_HEADERS.every((name, i) => keptValue(raw[name]) === last.values[i])) return last.json;
   const values = KEPT_HEADERS.map((name) => keptValue(raw[name]));
-  const headers: Record<string, string> = {};
-  KEPT_HEADERS.forEach((name, i) => {
-    const value = values[i];
-    if (value !== undefined) headers[name] = value.length > 512 ? value.slice(0, 512) : value;
-  });
-  if (header) headers.authorization = header;
-  const json = JSON.stringify(headers);
+  const json = JSON.stringify(keptHeaders(raw, header));
   lastHeaders.set(access, { values, json });
   return json;
+}
+
+/** The allow-listed headers of a request (values cut at 512 characters), `authorization` as the token's hint when given. */
+export function keptHeaders(raw: IncomingHttpHeaders, authorization: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = keptValue(raw[name]);
+    if (value !== undefined) headers[name] = value.length > 512 ? value.slice(0, 512) : value;
+  }
+  if (authorization) headers.authorization = authorization;
+  return headers;
 }
 
 export function incomingEntry(input: Incoming): NewJournalEntry {

@@ -7,8 +7,7 @@ import { DIRECTIONS, MAX_SUBSCRIBERS, MAX_WAIT_SECONDS, RequestPattern, type Jou
 import { operation } from '../../api/operations.js';
 import { parseWith } from '../../api/validate.js';
 import { ApiError, validationFailed } from '../errors.js';
-import type { ServerContext } from '../invoices/context.js';
-import type { Company, JournalFilter, JournalRow } from '../store/port.js';
+import type { Company as StoredCompany, JournalFilter, JournalRow, JournalStore } from '../store/port.js';
 import { readDetail } from './capture.js';
 import { find, type Pattern } from './match.js';
 import type { JournalRecorder } from './recorder.js';
@@ -22,7 +21,20 @@ const HEARTBEAT_MS = 15_000;
 const LIST_PARAMS = Object.keys(operation('sandboxRequests').query ?? {});
 const STREAM_PARAMS = Object.keys(operation('sandboxRequestsStream').query ?? {});
 
-function recorder(ctx: ServerContext): JournalRecorder {
+/**
+ * What the endpoints need of their server: its recorder, its journal's store, and how to find a charge
+ * named by reference (serve's ServerContext; `pinvoice proxy` gives its own, src/proxy/api.ts).
+ */
+export interface JournalContext {
+  readonly journal?: JournalRecorder | undefined;
+  readonly store: { readonly journal: Omit<JournalStore, 'append'> };
+  readonly reads: { readonly invoices: { find(companyId: number, ref: string): Promise<{ id: number } | undefined> } };
+  /** how its operator sets the window's size, for the message of an entry dropped from it */
+  readonly keepFlag?: string;
+}
+type Company = Pick<StoredCompany, 'id'>;
+
+function recorder(ctx: JournalContext): JournalRecorder {
   const journal = ctx.journal;
   if (!journal || journal.keep <= 0) {
     throw new ApiError(409, 'journal_off', 'The journal is off on this server (`pinvoice serve --journal 0`): nothing was recorded. Start serve without --journal 0 (default: 10,000 entries per company).');
@@ -49,11 +61,14 @@ export function toEntry(row: JournalRow, answer = true): JournalEntry {
     token_name: detail.token_name, token_hint: detail.token_hint, idempotency_key: detail.idempotency_key, replayed: detail.replayed,
     problems: detail.problems, invoice_ids: detail.invoice_ids, event_id: detail.event_id, event: detail.event, attempt: detail.attempt,
     url: detail.url, signature_headers: detail.signature_headers, error: detail.error,
+    // a proxy's entry (src/proxy) only
+    ...(detail.upstream !== undefined && { upstream: detail.upstream }),
+    ...(detail.findings !== undefined && { findings: detail.findings }),
   };
 }
 
 /** A charge named by integer id or secureId, as the company's: its id, or null when it has none such (nothing then matches). */
-async function chargeId(ctx: ServerContext, company: Company, ref: string | number): Promise<number | null> {
+async function chargeId(ctx: JournalContext, company: Company, ref: string | number): Promise<number | null> {
   const found = await ctx.reads.invoices.find(company.id, String(ref).trim());
   return found ? found.id : null;
 }
@@ -75,7 +90,7 @@ function statusRange(text: string): [number, number] | undefined {
   return undefined;
 }
 
-async function listQuery(ctx: ServerContext, company: Company, raw: Record<string, unknown>, allowed: readonly string[]): Promise<ListQuery> {
+async function listQuery(ctx: JournalContext, company: Company, raw: Record<string, unknown>, allowed: readonly string[]): Promise<ListQuery> {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (!allowed.includes(name)) throw problem(name, `is not a parameter of this listing; use ${allowed.join(', ')}`);
@@ -146,7 +161,7 @@ function nextLook(journal: JournalRecorder, companyId: number, ms: number, reque
 const gone = (request: FastifyRequest) => request.raw.socket?.destroyed !== false;
 
 /** A page of the journal; `given` is the query (the request's own, or the dashboard's filters). */
-export async function listJournal(ctx: ServerContext, company: Company, request: FastifyRequest, given = request.query as Record<string, unknown>): Promise<JournalPage> {
+export async function listJournal(ctx: JournalContext, company: Company, request: FastifyRequest, given = request.query as Record<string, unknown>): Promise<JournalPage> {
   const journal = recorder(ctx);
   const query = await listQuery(ctx, company, given, LIST_PARAMS);
   await journal.flush();
@@ -162,20 +177,20 @@ export async function listJournal(ctx: ServerContext, company: Company, request:
   return { data: rows.map((row) => toEntry(row)), next_cursor: rows.at(-1)?.id ?? query.after, dropped };
 }
 
-export async function getJournalEntry(ctx: ServerContext, company: Company, idText: string): Promise<JournalEntry> {
+export async function getJournalEntry(ctx: JournalContext, company: Company, idText: string): Promise<JournalEntry> {
   await recorder(ctx).flush();
   const id = /^\d{1,15}$/.test(idText) ? Number(idText) : undefined;
   const row = id === undefined ? undefined : await ctx.store.journal.get(company.id, id);
   if (row) return toEntry(row);
   const state = await ctx.store.journal.state(company.id);
   if (id !== undefined && id <= state.dropped_upto) {
-    throw new ApiError(404, 'not_found', `Journal entry ${id} was dropped from the window: serve keeps the newest ${ctx.journal?.keep.toLocaleString('en')} entries per company (--journal N), and ${state.dropped} have been dropped since the journal was last cleared.`);
+    throw new ApiError(404, 'not_found', `Journal entry ${id} was dropped from the window: the newest ${ctx.journal?.keep.toLocaleString('en')} entries are kept (${ctx.keepFlag ?? 'serve --journal N, per company'}), and ${state.dropped} have been dropped since the journal was last cleared.`);
   }
   throw new ApiError(404, 'not_found', `No journal entry ${idText} for this company.`);
 }
 
 /** The company's entries, oldest first, all of the window, for matching (their answers left out). */
-async function windowEntries(ctx: ServerContext, companyId: number, after: number): Promise<{ entries: JournalEntry[]; last: number }> {
+async function windowEntries(ctx: JournalContext, companyId: number, after: number): Promise<{ entries: JournalEntry[]; last: number }> {
   const entries: JournalEntry[] = [];
   let cursor = after;
   for (;;) {
@@ -187,7 +202,7 @@ async function windowEntries(ctx: ServerContext, companyId: number, after: numbe
   return { entries, last: entries.at(-1)?.id ?? after };
 }
 
-export async function findJournal(ctx: ServerContext, company: Company, request: FastifyRequest, body: unknown) {
+export async function findJournal(ctx: JournalContext, company: Company, request: FastifyRequest, body: unknown) {
   const journal = recorder(ctx);
   const { waitMs } = await listQuery(ctx, company, request.query as Record<string, unknown>, ['wait']);
   const checked = parseWith(RequestPattern, body ?? {});
@@ -222,7 +237,7 @@ export async function findJournal(ctx: ServerContext, company: Company, request:
   return { data, matched: result.data.length, near_misses, dropped };
 }
 
-export async function clearJournal(ctx: ServerContext, company: Company) {
+export async function clearJournal(ctx: JournalContext, company: Company) {
   await recorder(ctx).flush();
   return { cleared: await ctx.store.journal.clear(company.id) };
 }
@@ -232,7 +247,7 @@ export function createStreams() {
   const open = new Map<number, Set<() => void>>();
   return {
     /** `headers`: the API's (apiHeaders) or a page's (PAGE_HEADERS), whichever asked for the stream */
-    async stream(ctx: ServerContext, company: Company, request: FastifyRequest, reply: FastifyReply, headers: Readonly<Record<string, string>>): Promise<void> {
+    async stream(ctx: JournalContext, company: Company, request: FastifyRequest, reply: FastifyReply, headers: Readonly<Record<string, string>>): Promise<void> {
       const journal = recorder(ctx);
       // the slot is taken before anything is awaited: streams opened at once count each other
       let mine = open.get(company.id);

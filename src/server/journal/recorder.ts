@@ -8,7 +8,7 @@
 // A crash loses what was not yet written: at most the last 100 ms of entries, never a charge (those
 // commit in their own transactions, before their answers).
 import { StoreFault } from '../store/faults.js';
-import type { NewJournalEntry, Store } from '../store/port.js';
+import type { JournalStore, NewJournalEntry } from '../store/port.js';
 
 /** How long an entry of a read waits for its batch. */
 export const FLUSH_MS = 100;
@@ -33,7 +33,7 @@ export interface JournalRecorder {
  * logError hears an error the store refuses a batch for; tell hears, a line each, that entries began to wait
  * for a store fault (a full disk) and that they are saved again: once each, not per batch.
  */
-export function createRecorder(store: Store, keep: number, logError: (error: unknown) => void, tell: (line: string) => void = () => undefined): JournalRecorder {
+export function createRecorder(store: { readonly journal: JournalStore }, keep: number, logError: (error: unknown) => void, tell: (line: string) => void = () => undefined): JournalRecorder {
   let buffer: NewJournalEntry[] = [];
   let waiting: StoreFault | undefined;
   const lost = new Map<number, number>();

@@ -106,3 +106,21 @@ export function pointer(path: string): string {
   const segments = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter((segment) => segment !== '');
   return segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
+
+/** `name=value` pairs of a form or query text whose name is a security code or a secret. */
+const PAIR = new RegExp(`((?:^|[?&;\\s])(?:${[...REMOVED, ...SECRET].join('|')})=)[^&;\\s]*`, 'gi');
+
+/**
+ * A body as text, whatever it holds, redacted as a JSON body is: JSON text through redactValue (only
+ * when it may hold something to redact), any other text (a form, a page) with its card numbers masked
+ * and its security codes' and secrets' values replaced.
+ */
+export function redactedText(text: string): string {
+  if (!NAMED.test(text) && !holdsCardNumber(text) && !PAIR.test(text)) return text;
+  PAIR.lastIndex = 0;
+  try {
+    return JSON.stringify(redactValue(JSON.parse(text)));
+  } catch {
+    return maskCardNumbers(text.replace(PAIR, `$1${REDACTED}`));
+  }
+}

@@ -24,3 +24,7 @@ export function openStore(location: string, options: StoreOptions = {}): SqliteS
 }
 
 export type { SqliteStore };
+
+/** A journal in a SQLite file of its own (`pinvoice proxy`'s), made if missing: serve's journal store, at any path. */
+export { journalAt as openJournalAt, readJournalAt } from './sqlite/journal-file.js';
+export type { SqliteJournal as JournalFile } from './sqlite/journal-file.js';

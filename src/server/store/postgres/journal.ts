@@ -84,6 +84,11 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
       const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
       // one batch at a time across the team: ids then commit in the order they were given
       await run('SELECT pg_advisory_xact_lock(hashtext($1))', ['journal']);
+      // the lost were before the batch, and take their ids with them (as on SQLite)
+      for (const [companyId, n] of lost ?? []) {
+        await run(`INSERT INTO journal_state (company_id, dropped, last_id) VALUES ($1, $2, $2)
+          ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped, last_id = journal_state.last_id + excluded.dropped`, [companyId, n]);
+      }
       // each company's entries counted, and their ids given: its last id moves on by as many
       const added = new Map<number, number>();
       for (const entry of entries) added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
@@ -104,10 +109,6 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
            WITH ORDINALITY AS t(${JOURNAL_COLUMNS.join(', ')}, n) ORDER BY n`,
         columns,
       );
-      for (const [companyId, n] of lost ?? []) {
-        await run(`INSERT INTO journal_state (company_id, dropped) VALUES ($1, $2)
-          ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped`, [companyId, n]);
-      }
       for (const [companyId, { entries: kept }] of counted) {
         const excess = kept - keep;
         if (excess <= 0) continue;

@@ -9,13 +9,14 @@
 // on the main thread instead: the same statements, only not off the thread.
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StoreFault } from '../faults.js';
-import type { JournalStore, NewJournalEntry, Writes } from '../port.js';
+import type { JournalReads, JournalStore, NewJournalEntry, Writes } from '../port.js';
 import { journalFileOf, type Db } from './database.js';
 import { sqliteFault } from './faults.js';
-import { createJournalReads, createJournalWrites, insertRows, JOURNAL_SCHEMA, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
+import { createJournalReads, createJournalWrites, insertRows, JOURNAL_SCHEMA, JOURNAL_VERSION, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
 import type { JournalAnswer, JournalCall } from './journal-worker.js';
 
 export interface SqliteJournal extends JournalStore {
@@ -93,7 +94,6 @@ const WORKER = new URL('./journal-worker.js', import.meta.url);
  */
 const WRITER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 };
 
-/** A database file's journal: its own file, written by its own thread where the compiled worker is at hand. */
 /**
  * Opens the journal's file; one that is damaged (not a database, or broken) is set aside, renamed with
  * `.damaged` (its -wal and -shm with it), and a new one made: the journal is a record of what passed,
@@ -112,8 +112,11 @@ function openOrSetAside(file: string): { db: Db; notice?: string } {
   }
 }
 
-export function fileJournal(dbPath: string): SqliteJournal {
-  const file = journalFileOf(dbPath);
+/** A database file's journal: `<db>-requests`, beside it. */
+export const fileJournal = (dbPath: string): SqliteJournal => journalAt(journalFileOf(dbPath));
+
+/** A journal in a file of its own at `file` (a database's, or `pinvoice proxy`'s). */
+export function journalAt(file: string): SqliteJournal {
   // made here, synchronously: the file and its tables exist before anything reads them
   const { db: reader, notice } = openOrSetAside(file);
   const reads = createJournalReads(reader);
@@ -199,4 +202,26 @@ export function fileJournal(dbPath: string): SqliteJournal {
       reader.close();
     },
   };
+}
+
+/**
+ * A journal's file opened to read it only, as it is: nothing is made, migrated or set aside (a file that
+ * is no journal of this version is refused, left as it was). A writer may be at work on it meanwhile.
+ */
+export function readJournalAt(file: string): JournalReads & { close(): void } {
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    const version = Number(db.pragma('user_version', { simple: true }));
+    const tables = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal_batches'").get();
+    if (version !== JOURNAL_VERSION || tables === undefined) {
+      db.close();
+      throw new Error(version > JOURNAL_VERSION ? 'it was written by a newer pinvoice' : 'it holds no journal of this pinvoice');
+    }
+  } catch (error) {
+    const code = String((error as { code?: unknown }).code);
+    throw new Error(code === 'SQLITE_NOTADB' ? 'it is not a SQLite database' : (error as Error).message);
+  }
+  return { ...createJournalReads(db), close: () => db.close() };
 }

@@ -1,0 +1,45 @@
+// `pinvoice proxy --to ORIGIN`: a reverse proxy in front of the production gateway (or its hosted
+// sandbox) that passes traffic through untouched, journals it redacted, and checks every exchange
+// against the contract. The handler and the proxy's modules load when it runs.
+import { Command, InvalidArgumentError, Option } from '../commander.js';
+import { examples, port, positiveSeconds, wholeNumber, type FlagsOf } from '../options.js';
+
+/** `--to`: an http(s) origin, nothing after it (the merchant's code gives the paths). */
+function origin(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new InvalidArgumentError('must be the gateway\'s origin, such as https://api.gateway.example (scheme, host and an optional port)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`must be an http:// or https:// origin, not ${url.protocol}`);
+  if (url.username || url.password) throw new InvalidArgumentError('must not hold a user name or password');
+  if (url.search || url.hash || !['', '/', '/api/v2', '/api/v2/'].includes(url.pathname)) {
+    throw new InvalidArgumentError(`must be an origin only (${url.origin}): the proxy passes on every path the client asks for`);
+  }
+  return new URL(url.origin);
+}
+
+const proxyCommand = () =>
+  new Command('proxy')
+    .description('a reverse proxy in front of the production gateway: traffic passes untouched, is journaled redacted (pinvoice logs --journal) and checked against the contract (pinvoice drift); writes only with --allow-writes')
+    .addOption(new Option('--to <origin>', 'the gateway to pass requests to, e.g. https://api.gateway.example').argParser(origin).makeOptionMandatory())
+    .option('--host <host>', 'address to listen on (another than loopback is warned about: the proxy passes on whoever reaches it)', '127.0.0.1')
+    .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4020).argParser(port))
+    .option('--journal <file>', 'the journal’s SQLite file (default: proxy/<origin>.journal in the data directory, one per origin)')
+    .addOption(new Option('--journal-max <n>', 'exchanges the journal keeps, the oldest dropped first and counted').default(10_000).argParser(wholeNumber(1, 1_000_000, 'entries')))
+    .option('--allow-writes', 'let requests other than GET, HEAD and OPTIONS (charges, refunds) reach the gateway; without it they are refused 403 proxy_write_refused and never sent')
+    .option('--max-amount <reais>', 'with --allow-writes: refuse (403 proxy_amount_refused) a charge or a refund above this many reais, e.g. 10 or 10,00')
+    .addOption(new Option('--timeout <seconds>', 'answer 504 gateway_timeout when the gateway has not answered within this many seconds').default(30).argParser(positiveSeconds))
+    .option('--write-env <path>', 'once listening, write PINVOICE_BASE_URL (the proxy) and PINVOICE_PROXY_TOKEN (its inspector token) to this file, owner-only, for a CI job to source')
+    .addHelpText('after', examples(
+      'pinvoice proxy --to https://api.gateway.example                     # reads only; point your code at http://127.0.0.1:4020',
+      'pinvoice proxy --to https://api.gateway.example --allow-writes --max-amount 5   # test charges of at most R$ 5,00',
+      'pinvoice logs tail --journal ~/.local/share/pinvoice/proxy/api.gateway.example.journal',
+      'pinvoice drift --journal proxy.journal --format markdown >> "$GITHUB_STEP_SUMMARY"',
+    ));
+export type ProxyFlags = FlagsOf<typeof proxyCommand>;
+
+export function proxyGroup() {
+  return proxyCommand().action(async (flags) => (await import('./proxy.js')).proxy(flags));
+}

@@ -1,0 +1,88 @@
+// The proxy's own API, under /_pinvoice/ (never forwarded), behind the inspector token: serve's
+// inspector endpoints (src/server/journal/handlers.ts) over the proxy's journal, its drift report and
+// its health. A fastify app of its own, reached only for paths under the prefix (server.ts).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OWN_PREFIX } from '../api/proxy.js';
+import { ApiError, frameworkError } from '../server/errors.js';
+import type { Limits } from '../server/limits.js';
+import { clearJournal, createStreams, findJournal, getJournalEntry, listJournal, type JournalContext } from '../server/journal/handlers.js';
+import type { JournalFile } from '../server/store/index.js';
+import { PROXY_COMPANY, proxyJournal } from './journal.js';
+import type { ProxyWriter } from './writer.js';
+
+export interface ProxyApiOptions {
+  token: string;
+  origin: string;
+  journalFile: string;
+  allowWrites: boolean;
+  maxAmountCents?: number | undefined;
+  store: JournalFile;
+  writer: ProxyWriter;
+  /** the drift report of the journal's window, as JSON */
+  drift?: (entries: ReturnType<typeof proxyJournal>) => Promise<unknown>;
+}
+
+const HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+const COMPANY = { id: PROXY_COMPANY };
+/** The largest body the proxy's own API takes (a find's pattern). */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** A reference to a charge in the proxy's journal: its integer id as production gave it (a secureId is found in the answers' text). */
+function chargeFinder(store: JournalFile) {
+  return async (_company: number, ref: string): Promise<{ id: number } | undefined> => {
+    if (/^\d{1,15}$/.test(ref)) return { id: Number(ref) };
+    const quoted = JSON.stringify(ref);
+    for (let after = 0; ;) {
+      const rows = await store.list(PROXY_COMPANY, {}, after, 1000);
+      for (const row of rows.reverse()) {
+        const text = row.response_body?.toString() ?? '';
+        if (row.invoice_id !== null && text.includes(quoted)) return { id: row.invoice_id };
+      }
+      if (rows.length < 1000) return undefined;
+      after = Math.max(...rows.map((row) => row.id));
+    }
+  };
+}
+
+export function registerProxyApi(app: FastifyInstance, options: ProxyApiOptions): { closeStreams(): void } {
+  const expected = Buffer.from(`Bearer ${options.token}`);
+  const ctx: JournalContext = {
+    journal: options.writer.recorder,
+    store: { journal: options.store },
+    reads: { invoices: { find: chargeFinder(options.store) } },
+    keepFlag: 'pinvoice proxy --journal-max N',
+  };
+  const streams = createStreams();
+  app.addHook('onRequest', async (request) => {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new ApiError(401, 'unauthorized', 'The proxy\'s own API needs its inspector token (printed when the proxy started): Authorization: Bearer <token>.', undefined, { 'WWW-Authenticate': 'Bearer realm="pinvoice proxy"' });
+    }
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.headers(HEADERS);
+  });
+  app.setErrorHandler((error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    const refusal = error instanceof ApiError ? error : frameworkError(error, { bodyBytes: BODY_LIMIT } as Limits) ?? new ApiError(500, 'internal', `Unexpected proxy error: ${error.message}`);
+    return reply.code(refusal.status).headers(refusal.headers).send(refusal.body());
+  });
+  app.setNotFoundHandler(async (request) => {
+    throw new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]} in the proxy's own API (${OWN_PREFIX}/requests, ${OWN_PREFIX}/drift, ${OWN_PREFIX}/health).`);
+  });
+  app.get(`${OWN_PREFIX}/health`, async () => ({
+    status: 'ok', origin: options.origin, writes: options.allowWrites ? 'allowed' : 'refused',
+    ...(options.maxAmountCents !== undefined && { max_amount_cents: options.maxAmountCents }), journal: options.journalFile,
+  }));
+  app.get(`${OWN_PREFIX}/requests`, (request) => listJournal(ctx, COMPANY, request));
+  app.get(`${OWN_PREFIX}/requests/stream`, (request, reply) => streams.stream(ctx, COMPANY, request, reply, HEADERS));
+  app.get<{ Params: { id: string } }>(`${OWN_PREFIX}/requests/:id`, (request) => getJournalEntry(ctx, COMPANY, request.params.id));
+  app.post(`${OWN_PREFIX}/requests/find`, (request) => findJournal(ctx, COMPANY, request, request.body));
+  app.delete(`${OWN_PREFIX}/requests`, () => clearJournal(ctx, COMPANY));
+  app.get(`${OWN_PREFIX}/drift`, async () => {
+    if (!options.drift) throw new ApiError(404, 'not_found', 'This proxy has no drift report.');
+    await options.writer.recorder.flush();
+    return options.drift(proxyJournal({ ...options.store, close: () => undefined }));
+  });
+  return { closeStreams: () => streams.closeAll() };
+}

@@ -1,0 +1,233 @@
+// The passthrough (contract, "Production through a proxy"): each request is sent to the origin as it
+// came (method, path, query, body bytes, headers; hop-by-hop headers dropped, Host the origin's), and
+// the answer comes back as it came (status and its words, headers in their case and order, body bytes:
+// gzip stays gzip, a redirect is passed back, never followed), with one header added,
+// Pinvoice-Proxy-Entry. Nothing is retried but a read whose kept-alive connection the origin had
+// closed before the request reached it. Faults are answered by the proxy: 502 gateway_unreachable,
+// 504 gateway_timeout; an answer the origin cuts short is cut short to the client too.
+// The exchange's entry (with its findings) is made after the answer is sent (writer.ts).
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { ENTRY_HEADER, READ_METHODS, type ProxyErrorCode } from '../api/proxy.js';
+import type { Finding } from '../api/findings.js';
+import { networkError } from '../client/http.js';
+import { spokenDuration } from '../base/spoken-duration.js';
+import { proxyEntry, type Exchanged } from './entry.js';
+import { refusal, type GuardOptions } from './guard.js';
+import type { ProxyWriter } from './writer.js';
+
+/** What the checks are given of an exchange (src/proxy/check.ts). */
+export interface Exchange {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  requestBody: string | null;
+  status: number | null;
+  answerHeaders: Record<string, string | string[] | undefined>;
+  answerBody: string | null;
+}
+
+export interface ForwardOptions extends GuardOptions {
+  origin: URL;
+  timeoutMs: number;
+  writer: ProxyWriter;
+  check: (exchange: Exchange) => Finding[];
+  agent: HttpAgent | HttpsAgent;
+  log: (line: string) => void;
+}
+
+/** The largest request body the proxy takes (it reads a write whole before sending it: the guard reads its amount). */
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+/** The most of an answer kept for its checks and entry; a larger one passes whole, unchecked. */
+const MAX_CHECKED_BYTES = 1024 * 1024;
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+/** Raw headers (name, value, name, value…) without the hop-by-hop ones, those the Connection header names included. */
+function endToEnd(raw: readonly string[], drop: ReadonlySet<string> = new Set()): string[] {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'connection') for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
+  }
+  const kept: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    const lower = name.toLowerCase();
+    if (!HOP_BY_HOP.has(lower) && !named.has(lower) && !drop.has(lower)) kept.push(name, raw[i + 1] ?? '');
+  }
+  return kept;
+}
+
+/** The answer's body as text, its content-encoding undone; null when it cannot be (too large, an encoding unknown). */
+function decoded(body: Buffer | null, encoding: string | undefined): string | null {
+  if (body === null) return null;
+  try {
+    switch ((encoding ?? '').trim().toLowerCase()) {
+      case '':
+      case 'identity':
+        return body.toString('utf8');
+      case 'gzip':
+      case 'x-gzip':
+        return gunzipSync(body).toString('utf8');
+      case 'deflate':
+        return inflateSync(body).toString('utf8');
+      case 'br':
+        return brotliDecompressSync(body).toString('utf8');
+      default:
+        return null;
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** Collects up to `cap` bytes; past it, only counts them (`whole` false). */
+function collector(cap: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    add(chunk: Buffer) {
+      size += chunk.length;
+      if (size <= cap) chunks.push(chunk);
+    },
+    get size() {
+      return size;
+    },
+    /** the bytes, or null past the cap */
+    bytes: () => (size <= cap ? Buffer.concat(chunks, size) : null),
+  };
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const body = collector(MAX_REQUEST_BYTES);
+    request.on('data', (chunk: Buffer) => body.add(chunk));
+    request.once('end', () => resolve(body.bytes() ?? undefined));
+    request.once('error', reject);
+  });
+}
+
+export function createForwarder(options: ForwardOptions) {
+  const { origin, writer } = options;
+  const send = origin.protocol === 'https:' ? httpsRequest : httpRequest;
+  const originText = origin.origin;
+
+  return async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const id = writer.begin();
+    const wall = Date.now();
+    const started = performance.now();
+    const method = (request.method ?? 'GET').toUpperCase();
+    const url = request.url ?? '/';
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    let body: Buffer | undefined;
+    try {
+      body = await readBody(request);
+    } catch {
+      body = Buffer.alloc(0);
+    }
+    const exchanged: Exchanged = {
+      wall, method, url, headers: request.headers, requestBody: null, status: null, answerBody: null, upstream: null, error: null, durationMs: 0, findings: [],
+    };
+    let answerBytes: Buffer | null = null;
+    let answerHeaders: IncomingMessage['headers'] = {};
+    let upstreamStatus: number | null = null;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      exchanged.durationMs = performance.now() - started;
+      writer.end(id, () => {
+        exchanged.requestBody = body === undefined ? `[a body over ${MAX_REQUEST_BYTES} bytes]` : body.length === 0 ? null : body.toString('utf8');
+        exchanged.answerBody = decoded(answerBytes, answerHeaders['content-encoding']);
+        exchanged.findings = options.check({
+          method, path, query: new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1)), requestBody: exchanged.requestBody,
+          status: upstreamStatus, answerHeaders, answerBody: upstreamStatus === null ? null : exchanged.answerBody,
+        });
+        return proxyEntry(exchanged);
+      }, !READ_METHODS.includes(method));
+    };
+    /** The proxy's own answer, in place of the gateway's. */
+    const answerOwn = (status: number, code: ProxyErrorCode, message: string) => {
+      const text = JSON.stringify({ error: code, message });
+      exchanged.status = status;
+      exchanged.error = code;
+      answerBytes = Buffer.from(text);
+      if (!response.headersSent && !response.destroyed) {
+        response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', [ENTRY_HEADER]: String(id) }).end(text);
+      }
+      finish();
+    };
+
+    if (body === undefined) return answerOwn(413, 'proxy_body_too_large', `the request body is over ${MAX_REQUEST_BYTES / 1024 / 1024} MiB; the proxy did not send it`);
+    const refused = refusal(method, path, body, options);
+    if (refused) return answerOwn(403, refused.code, refused.message);
+
+    const headers = endToEnd(request.rawHeaders, new Set(['host', 'content-length']));
+    headers.push('Host', origin.host);
+    if (body.length > 0 || request.headers['content-length'] !== undefined) headers.push('Content-Length', String(body.length));
+
+    const attempt = (retry: boolean): void => {
+      let answered = false;
+      let timedOut = false;
+      const upstream: ClientRequest = send(new URL(url, origin), { method, headers, agent: options.agent, setHost: false });
+      const timer = setTimeout(() => {
+        timedOut = true;
+        upstream.destroy();
+      }, options.timeoutMs);
+      upstream.on('response', (answer) => {
+        answered = true;
+        clearTimeout(timer);
+        upstreamStatus = answer.statusCode ?? 502;
+        answerHeaders = answer.headers;
+        exchanged.status = upstreamStatus;
+        exchanged.upstream = { status: upstreamStatus, duration_ms: Math.round((performance.now() - started) * 100) / 100 };
+        const out = endToEnd(answer.rawHeaders);
+        out.push(ENTRY_HEADER, String(id));
+        response.writeHead(upstreamStatus, answer.statusMessage, out);
+        const kept = collector(MAX_CHECKED_BYTES);
+        answer.on('data', (chunk: Buffer) => {
+          kept.add(chunk);
+          if (!response.write(chunk)) {
+            answer.pause();
+            response.once('drain', () => answer.resume());
+          }
+        });
+        // a silent answer after its headers is cut as the gateway's own
+        answer.setTimeout?.(options.timeoutMs, () => answer.destroy(new Error('timeout')));
+        answer.once('end', () => {
+          answerBytes = kept.bytes();
+          response.end();
+          finish();
+        });
+        answer.once('close', () => {
+          if (answer.complete) return;
+          // cut short: the client's answer is cut short too (never a whole answer that is not)
+          exchanged.error = `the gateway cut its answer short after ${kept.size} bytes`;
+          exchanged.status = null;
+          answerBytes = null;
+          upstreamStatus = null;
+          response.destroy();
+          finish();
+        });
+      });
+      upstream.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        if (answered) return; // (the answer's own close says what happened)
+        if (timedOut) return answerOwn(504, 'gateway_timeout', `${originText} did not answer within ${spokenDuration(options.timeoutMs)} (--timeout)`);
+        if (retry && upstream.reusedSocket && error.code === 'ECONNRESET' && READ_METHODS.includes(method)) return attempt(false);
+        answerOwn(502, 'gateway_unreachable', networkError(error, originText, options.timeoutMs).message);
+      });
+      response.once('close', () => {
+        if (!response.writableFinished) {
+          exchanged.error ??= 'the client closed the connection before the answer ended';
+          upstream.destroy();
+        }
+      });
+      upstream.end(body);
+    };
+    attempt(true);
+  };
+}

@@ -1,0 +1,103 @@
+// `pinvoice proxy`'s server: one node:http server whose requests under /_pinvoice/ go to the proxy's
+// own API (a fastify app, api.ts) and every other to the origin (forward.ts), through one kept-alive
+// pool of connections. The journal is serve's store in a file of its own, written by its own thread.
+import { randomBytes } from 'node:crypto';
+import { createServer, Agent as HttpAgent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import type { Finding } from '../api/findings.js';
+import { OWN_PREFIX } from '../api/proxy.js';
+import { listenMessage } from '../base/listen-message.js';
+import { registerProxyApi, BODY_LIMIT } from './api.js';
+import { createForwarder, type Exchange } from './forward.js';
+import { openJournalForWriting } from './journal.js';
+import { createWriter } from './writer.js';
+
+export interface ProxyOptions {
+  /** the gateway's origin (scheme, host, port) */
+  origin: URL;
+  host: string;
+  port: number;
+  journalFile: string;
+  /** entries kept (the newest) */
+  keep: number;
+  allowWrites: boolean;
+  maxAmountCents?: number | undefined;
+  timeoutMs: number;
+  /** the inspector token (a new one when not given) */
+  token?: string;
+  /** the checks of each exchange (none: no findings) */
+  check?: (exchange: Exchange) => Finding[];
+  drift?: Parameters<typeof registerProxyApi>[1]['drift'];
+  /** log lines (stderr) */
+  log: (line: string) => void;
+}
+
+export interface RunningProxy {
+  url: string;
+  token: string;
+  /** what opening the journal had to say (a damaged file set aside), once */
+  notice?: string | undefined;
+  close(): Promise<void>;
+}
+
+export class ProxyListenError extends Error {
+  override readonly name = 'ProxyListenError';
+}
+
+/** A new inspector token: only this proxy's run knows it. */
+const newToken = () => `pinv_proxy_${randomBytes(24).toString('base64url')}`;
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const store = openJournalForWriting(options.journalFile, options.log);
+  const writer = await createWriter(store, options.keep, options.log);
+  const token = options.token ?? newToken();
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
+  const agent = options.origin.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+  const forward = createForwarder({
+    origin: options.origin, timeoutMs: options.timeoutMs, writer, agent, log: options.log,
+    allowWrites: options.allowWrites, maxAmountCents: options.maxAmountCents, check: options.check ?? (() => []),
+  });
+  let server: Server | undefined;
+  const own = Fastify({
+    bodyLimit: BODY_LIMIT,
+    serverFactory: (handler) => {
+      server = createServer({ keepAliveTimeout: 65_000 }, (request: IncomingMessage, response: ServerResponse) => {
+        const url = request.url ?? '/';
+        if (url === OWN_PREFIX || url.startsWith(`${OWN_PREFIX}/`) || url.startsWith(`${OWN_PREFIX}?`)) return handler(request, response);
+        forward(request, response).catch((error: unknown) => {
+          options.log(`proxy: ${(error as Error).message}`);
+          if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal', message: 'the proxy failed; see its log' }));
+          else response.destroy();
+        });
+      });
+      return server;
+    },
+  });
+  const api = registerProxyApi(own, {
+    token, origin: options.origin.origin, journalFile: options.journalFile, allowWrites: options.allowWrites,
+    maxAmountCents: options.maxAmountCents, store, writer, drift: options.drift,
+  });
+  await own.ready();
+  try {
+    await own.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await writer.close();
+    throw new ProxyListenError(listenMessage(error as NodeJS.ErrnoException, options.host, options.port));
+  }
+  const address = (server as Server).address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    token,
+    notice: store.notice,
+    async close() {
+      api.closeStreams();
+      (server as Server).closeIdleConnections();
+      await own.close();
+      agent.destroy();
+      await writer.close();
+    },
+  };
+}
