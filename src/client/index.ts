@@ -31,7 +31,12 @@ export interface ClientOptions {
   nameOperation?: (id: OperationId) => string;
   /** certificate authorities to trust instead of Node's (see HttpOptions) */
   ca?: string[] | undefined;
+  /** where the inspector's journal is: serve's /api/v2/sandbox/requests (default), or a proxy's /_pinvoice/requests */
+  journalPath?: string;
 }
+
+/** serve's journal path, which `journalPath` stands in for. */
+const JOURNAL_PATH = '/api/v2/sandbox/requests';
 
 /** What a create answered: the answer as received, its `data` (or itself), and the charge read from that. */
 export interface Created {
@@ -137,6 +142,11 @@ export function createClient(options: ClientOptions) {
   /** the version a Pinvoice-Serve header named on an answer to this client: the server is pinvoice serve */
   let serveVersion: string | undefined;
   const nameOf = (id: OperationId) => options.nameOperation?.(id) ?? OPERATIONS[id].name;
+  /** An operation's path; the journal's at `journalPath` when given (a proxy's) */
+  const pathOf = (id: OperationId): string => {
+    const path: string = OPERATIONS[id].path;
+    return options.journalPath !== undefined && path.startsWith(JOURNAL_PATH) ? options.journalPath + path.slice(JOURNAL_PATH.length) : path;
+  };
 
   /** An error status as the error it is: the gateway's words, a route only `pinvoice serve` has, or what a 404 looked up. */
   function refused(id: OperationId, { status, statusText, text, url }: Pick<HttpResponse, 'status' | 'statusText' | 'text' | 'url'>, params: Record<string, string | number> = {}): ApiRequestError {
@@ -150,7 +160,7 @@ export function createClient(options: ClientOptions) {
 
   /** The answer's JSON value, as sent (an empty body is no value); an error status is an ApiRequestError. */
   async function call(id: OperationId, request: Omit<HttpRequest, 'path'>, params: Record<string, string | number> = {}, answer?: AnswerNotes): Promise<unknown> {
-    const response = await send({ ...request, path: fillPath(OPERATIONS[id].path, params) });
+    const response = await send({ ...request, path: fillPath(pathOf(id), params) });
     const { status, statusText, text, url, replayed, ignoredFields } = response;
     serveVersion = response.serve ?? serveVersion;
     if (status < 200 || status > 299) throw refused(id, response, params);
@@ -257,7 +267,7 @@ export function createClient(options: ClientOptions) {
      * go on from (Last-Event-ID) and the wait the server asked for. Refusals are thrown as any call's.
      */
     async journalStream(query: Record<string, string>, stream: JournalStream): Promise<StreamEnd> {
-      const url = requestUrl(options.baseUrl, OPERATIONS.sandboxRequestsStream.path, query);
+      const url = requestUrl(options.baseUrl, pathOf('sandboxRequestsStream'), query);
       const headers = requestHeaders(httpOptions, { Accept: 'text/event-stream', ...(stream.lastEventId !== undefined && { 'Last-Event-ID': stream.lastEventId }) });
       logRequest(options.debug, { method: 'GET' }, url, headers);
       const opened = () => {

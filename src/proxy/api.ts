@@ -8,7 +8,7 @@ import { ApiError, frameworkError } from '../server/errors.js';
 import type { Limits } from '../server/limits.js';
 import { clearJournal, createStreams, findJournal, getJournalEntry, listJournal, type JournalContext } from '../server/journal/handlers.js';
 import type { JournalFile } from '../server/store/index.js';
-import { PROXY_COMPANY, proxyJournal } from './journal.js';
+import { chargeFinder, PROXY_COMPANY, proxyJournal } from './journal.js';
 import type { ProxyWriter } from './writer.js';
 
 export interface ProxyApiOptions {
@@ -27,23 +27,6 @@ const HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosnif
 const COMPANY = { id: PROXY_COMPANY };
 /** The largest body the proxy's own API takes (a find's pattern). */
 export const BODY_LIMIT = 1024 * 1024;
-
-/** A reference to a charge in the proxy's journal: its integer id as production gave it (a secureId is found in the answers' text). */
-function chargeFinder(store: JournalFile) {
-  return async (_company: number, ref: string): Promise<{ id: number } | undefined> => {
-    if (/^\d{1,15}$/.test(ref)) return { id: Number(ref) };
-    const quoted = JSON.stringify(ref);
-    for (let after = 0; ;) {
-      const rows = await store.list(PROXY_COMPANY, {}, after, 1000);
-      for (const row of rows.reverse()) {
-        const text = row.response_body?.toString() ?? '';
-        if (row.invoice_id !== null && text.includes(quoted)) return { id: row.invoice_id };
-      }
-      if (rows.length < 1000) return undefined;
-      after = Math.max(...rows.map((row) => row.id));
-    }
-  };
-}
 
 export function registerProxyApi(app: FastifyInstance, options: ProxyApiOptions): { closeStreams(): void } {
   const expected = Buffer.from(`Bearer ${options.token}`);
@@ -71,7 +54,7 @@ export function registerProxyApi(app: FastifyInstance, options: ProxyApiOptions)
     throw new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]} in the proxy's own API (${OWN_PREFIX}/requests, ${OWN_PREFIX}/drift, ${OWN_PREFIX}/health).`);
   });
   app.get(`${OWN_PREFIX}/health`, async () => ({
-    status: 'ok', origin: options.origin, writes: options.allowWrites ? 'allowed' : 'refused',
+    status: 'ok', origin: options.origin, writes: options.allowWrites ? 'allowed' : 'refused', journal_max: options.writer.recorder.keep,
     ...(options.maxAmountCents !== undefined && { max_amount_cents: options.maxAmountCents }), journal: options.journalFile,
   }));
   app.get(`${OWN_PREFIX}/requests`, (request) => listJournal(ctx, COMPANY, request));

@@ -91,3 +91,21 @@ export function proxyJournal(reads: JournalReads & { close(): void | Promise<voi
     close: async () => void (await reads.close()),
   };
 }
+
+/**
+ * A charge named in a filter (`--charge`, `invoice_id`): its integer id as production gave it, or a
+ * secureId looked for in the answers' text, newest first (the proxy keeps no index of them).
+ */
+export function chargeFinder(reads: Pick<JournalReads, 'list'>) {
+  return async (_company: number, ref: string): Promise<{ id: number } | undefined> => {
+    if (/^\d{1,15}$/.test(ref)) return { id: Number(ref) };
+    const quoted = JSON.stringify(ref);
+    let found: number | undefined;
+    for (let after = 0; ;) {
+      const rows = await reads.list(PROXY_COMPANY, {}, after, 1000);
+      for (const row of rows) if (row.invoice_id !== null && (row.response_body?.toString() ?? '').includes(quoted)) found = row.invoice_id;
+      if (rows.length < 1000) return found === undefined ? undefined : { id: found };
+      after = rows.at(-1)?.id ?? after;
+    }
+  };
+}

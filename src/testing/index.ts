@@ -3,6 +3,7 @@
 // answers its url, token, webhook secret, a typed client, the sandbox drivers and postback receivers.
 // See docs/testing.md.
 export { startSandbox } from './start.js';
+export { connectProxy, type ConnectProxyOptions, type ProxyConnection, type ProxyEntry } from './proxy.js';
 export { WebhookTimeoutError } from './webhooks.js';
 export { RequestNotFoundError } from './request-not-found.js';
 export { ApiRequestError } from '../client/errors.js';

@@ -39,8 +39,8 @@ function entryLine({ entry, differences }: NearMiss): string {
   return `  entry ${entry.id} ${what} ${entry.status ?? `no answer (${entry.error ?? 'none'})`}: ${differences.map(differenceText).join('; ')}`;
 }
 
-export function describeMiss(pattern: RequestPattern, answer: FindAnswer, timeout: number, keep: number): string {
-  const lines = [`sandbox.requests.wait: no request matching ${JSON.stringify(pattern)} within ${timeout} ms.`];
+export function describeMiss(pattern: RequestPattern, answer: FindAnswer, timeout: number, keep: number, name = 'sandbox.requests', keepOption = 'startSandbox({ journal })'): string {
+  const lines = [`${name}.wait: no request matching ${JSON.stringify(pattern)} within ${timeout} ms.`];
   if (answer.near_misses.length === 0) lines.push('The journal is empty: nothing was sent to the sandbox with its token (does your code call sandbox.url?).');
   else lines.push('The closest entries, closest first:');
   for (const miss of answer.near_misses) {
@@ -49,7 +49,7 @@ export function describeMiss(pattern: RequestPattern, answer: FindAnswer, timeou
   }
   if (answer.dropped > 0) {
     const entries = answer.dropped === 1 ? '1 entry was' : `${answer.dropped} entries were`;
-    lines.push(`${entries} dropped from the journal since it was last cleared (it keeps the newest ${keep}: startSandbox({ journal })): the request may have been one of them.`);
+    lines.push(`${entries} dropped from the journal since it was last cleared (it keeps the newest ${keep}: ${keepOption}): the request may have been one of them.`);
   }
   return lines.join('\n');
 }

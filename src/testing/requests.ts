@@ -16,38 +16,41 @@ const SERVER_WAIT_MS = 10_000;
 const PAGE = 500;
 
 /** A pattern the server refuses (422) is the caller's mistake: a TypeError naming each member at fault. */
-async function checked<T>(what: string, call: () => Promise<T>): Promise<T> {
+async function checked<T>(name: string, what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 422) throw new TypeError(`sandbox.requests.${what}: the server refused the pattern: ${error.describe()}`);
+    if (error instanceof ApiRequestError && error.status === 422) throw new TypeError(`${name}.${what}: the server refused the pattern: ${error.describe()}`);
     throw error;
   }
 }
 
-function waitTimeout(options: RequestWaitOptions): number {
+function waitTimeout(name: string, options: RequestWaitOptions): number {
   const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
-  if (!(Number.isFinite(timeout) && timeout >= 0)) throw new RangeError(`sandbox.requests.wait: timeout must be a number of ms, 0 or more, not ${JSON.stringify(timeout)}`);
+  if (!(Number.isFinite(timeout) && timeout >= 0)) throw new RangeError(`${name}.wait: timeout must be a number of ms, 0 or more, not ${JSON.stringify(timeout)}`);
   return timeout;
 }
 
-/** `keep`: the entries the sandbox's journal keeps, for the message of an eviction. */
-export function requestsControl(client: Client, keep: number): SandboxRequests {
+/**
+ * `keep`: the entries the journal keeps, for the message of an eviction; `name`: what messages call it
+ * (`proxy.requests` for a proxy's journal, connectProxy).
+ */
+export function requestsControl(client: Client, keep: number, name = 'sandbox.requests', keepOption = 'startSandbox({ journal })'): SandboxRequests {
   const find = (pattern: RequestPattern, what: string, waitMs?: number) =>
-    checked(what, async () => (await client.journalFind(pattern, waitMs === undefined ? undefined : Number((waitMs / 1000).toFixed(3)))) as FindAnswer);
+    checked(name, what, async () => (await client.journalFind(pattern, waitMs === undefined ? undefined : Number((waitMs / 1000).toFixed(3)))) as FindAnswer);
 
   return {
     find: async (pattern) => (await find(pattern, 'find')).data,
     count: async (pattern) => (await find(pattern, 'count')).matched,
     async wait(pattern, options = {}) {
-      const timeout = waitTimeout(options);
+      const timeout = waitTimeout(name, options);
       const deadline = Date.now() + timeout;
       for (;;) {
         const left = Math.max(0, deadline - Date.now());
         const answer = await find(pattern, 'wait', Math.min(left, SERVER_WAIT_MS));
         const [first] = answer.data;
         if (first) return first;
-        if (Date.now() >= deadline) throw new RequestNotFoundError(describeMiss(pattern, answer, timeout, keep), pattern, answer.near_misses, answer.dropped);
+        if (Date.now() >= deadline) throw new RequestNotFoundError(describeMiss(pattern, answer, timeout, keep, name, keepOption), pattern, answer.near_misses, answer.dropped);
       }
     },
     async all() {

@@ -138,17 +138,17 @@ export interface RequestWaitOptions {
  * The sandbox's journal (the inspector): every request made with its token, the sandbox's own client
  * included, and every postback attempt, oldest first, redacted. Entries are written within 100 ms.
  */
-export interface SandboxRequests {
+export interface SandboxRequests<Entry extends JournalEntry = JournalEntry> {
   /** the entries that match, oldest first (the newest 500 when more do) */
-  find(pattern: RequestPattern): Promise<JournalEntry[]>;
+  find(pattern: RequestPattern): Promise<Entry[]>;
   count(pattern: RequestPattern): Promise<number>;
   /**
    * The first entry that matches, in the journal already or the first to arrive; after `timeout` ms,
    * rejects with RequestNotFoundError naming the closest entries field by field and what was dropped.
    */
-  wait(pattern: RequestPattern, options?: RequestWaitOptions): Promise<JournalEntry>;
+  wait(pattern: RequestPattern, options?: RequestWaitOptions): Promise<Entry>;
   /** every entry of the window, oldest first */
-  all(): Promise<JournalEntry[]>;
+  all(): Promise<Entry[]>;
   /** empties the journal (reset() does too) and zeroes its count of dropped entries */
   clear(): Promise<void>;
 }

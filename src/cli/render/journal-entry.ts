@@ -62,5 +62,9 @@ export function renderJournalEntry(given: EntryView, palette: Palette, width = t
     const rows = entry.problems.map((problem) => [problem.path || '(body)', problem.message]);
     parts.push(section('Problems', gridTable([keep('at (JSON pointer)'), 'problem'], rows, palette, width), palette));
   }
+  if (given.findings.length > 0) {
+    const rows = given.findings.map((finding) => [finding.severity, finding.kind, `${finding.direction === 'request' ? 'request ' : ''}${finding.path || '(body)'}`, finding.expected, finding.seen].map(safeText));
+    parts.push(section('Findings (pinvoice drift)', gridTable(['severity', 'kind', keep('at'), 'expected', 'seen'], rows, palette, width), palette));
+  }
   return parts.join('\n\n');
 }

@@ -7,6 +7,16 @@ export interface ProblemView {
   message: string;
 }
 
+/** A difference `pinvoice proxy` found between the exchange and the contract. */
+export interface FindingView {
+  severity: string;
+  kind: string;
+  direction?: string | undefined;
+  path: string;
+  expected: string;
+  seen: string;
+}
+
 export interface EntryView {
   raw: unknown;
   id?: number | undefined;
@@ -36,6 +46,10 @@ export interface EntryView {
   url?: string | undefined;
   signatureHeaders: string[];
   error?: string | undefined;
+  /** a proxy's entry: the gateway's own status (none: it did not answer) */
+  upstreamStatus?: number | undefined;
+  /** a proxy's entry: how the exchange differs from the contract */
+  findings: FindingView[];
 }
 
 const strings = (value: unknown): string[] => list(value).flatMap((item) => text(item) ?? []);
@@ -46,6 +60,12 @@ function queryText(value: unknown): string {
   for (const [name, given] of Object.entries(value)) for (const one of Array.isArray(given) ? given : [given]) search.append(name, text(one) ?? '');
   return search.toString();
 }
+
+const readFinding = (value: unknown): FindingView[] => {
+  const kind = text(at(value, 'kind'));
+  if (kind === undefined) return [];
+  return [{ kind, severity: text(at(value, 'severity')) ?? '?', direction: text(at(value, 'direction')), path: text(at(value, 'path')) ?? '', expected: text(at(value, 'expected')) ?? '', seen: text(at(value, 'seen')) ?? '' }];
+};
 
 const readProblem = (value: unknown): ProblemView[] => {
   const message = text(at(value, 'message'));
@@ -80,6 +100,8 @@ export function readEntry(value: unknown): EntryView {
     url: text(at(value, 'url')),
     signatureHeaders: strings(at(value, 'signature_headers')),
     error: text(at(value, 'error')),
+    upstreamStatus: int(at(value, 'upstream.status')),
+    findings: list(at(value, 'findings')).flatMap(readFinding),
   };
 }
 

@@ -37,6 +37,11 @@ function entryId(value: string): string {
   return value.trim();
 }
 
+/** --journal: a proxy's journal file, read where it lies instead of asking a server. */
+function withJournalFile<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
+  return command.option('--journal <file>', 'read a `pinvoice proxy` journal file where it lies (no server asked), e.g. ~/.local/share/pinvoice/proxy/<host>.journal');
+}
+
 /** The filters tail and list share, as the query the server takes. */
 function withFilters<Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) {
   return command
@@ -48,13 +53,14 @@ function withFilters<Args extends unknown[], Opts extends OptionValues>(command:
 }
 
 const tailCommand = () =>
-  withFilters(apiCommand(new Command('tail')))
+  withJournalFile(withFilters(apiCommand(new Command('tail'))))
     .description('print each request the sandbox receives and each postback attempt it sends as it happens, until Ctrl-C; --json: one entry a line')
     .addHelpText('after', examples(
       'pinvoice logs tail',
       'pinvoice logs tail --status 4xx                 # every refused request, and why, while your integration runs',
       'pinvoice logs tail --direction out              # postback attempts and what your handler answered',
       'pinvoice logs tail --charge 42 --json | jq .status',
+      'pinvoice logs tail --journal proxy.journal       # what passes through pinvoice proxy',
     ));
 export type TailFlags = FlagsOf<typeof tailCommand>;
 
@@ -65,7 +71,7 @@ function cursor(value: string): number {
 }
 
 const listCommand = () =>
-  withFilters(apiCommand(new Command('list')))
+  withJournalFile(withFilters(apiCommand(new Command('list'))))
     .description('list the journal, oldest first: requests received and postback attempts sent, with the filters given')
     .addOption(new Option('--limit <n>', `at most this many entries (default 100, at most ${MAX_LIMIT})`).argParser(wholeNumber(1, MAX_LIMIT, 'entries')))
     .addOption(new Option('--after <cursor>', 'only entries after this id (the last id of the page before, or its next_cursor)').argParser(cursor))
@@ -74,14 +80,15 @@ const listCommand = () =>
       'pinvoice logs list --status 4xx --method POST',
       'pinvoice logs list --charge INV-20261128-000001-6625 --direction out',
       'pinvoice logs list --after 120 --limit 50 --json | jq \'.data[] | {id, path, status}\'',
+      'pinvoice logs list --journal proxy.journal --status 5xx   # a proxy\'s journal file',
     ));
 export type ListFlags = FlagsOf<typeof listCommand>;
 
 const showCommand = () =>
-  apiCommand(new Command('show'))
+  withJournalFile(apiCommand(new Command('show')))
     .description('one entry whole: what was sent (headers, body), what was answered, the validation problems; redacted')
     .addArgument(new Argument('<id>', 'the entry id (the first column of `pinvoice logs list` and `logs tail`)').argParser(entryId))
-    .addHelpText('after', examples('pinvoice logs show 12', 'pinvoice logs show 12 --json | jq .body'));
+    .addHelpText('after', examples('pinvoice logs show 12', 'pinvoice logs show 12 --json | jq .body', 'pinvoice logs show 7 --journal proxy.journal --json | jq .findings'));
 export type ShowFlags = FlagsOf<typeof showCommand>;
 
 const clearCommand = () =>
@@ -98,7 +105,7 @@ export function journalQuery(flags: Pick<TailFlags, 'method' | 'status' | 'path'
 
 export function logsGroup() {
   return new Command('logs')
-    .description('the inspector (`pinvoice serve` only): every request the sandbox received and every postback it sent, redacted')
+    .description('the inspector: every request `pinvoice serve` received and every postback it sent, or (--journal FILE) what passed through `pinvoice proxy`, redacted')
     .addCommand(tailCommand().action(async (flags) => (await import('./tail.js')).tail(flags)))
     .addCommand(listCommand().action(async (flags) => (await import('./list.js')).list(flags)))
     .addCommand(showCommand().action(async (id, flags) => (await import('./show.js')).show(id, flags)))

@@ -4,14 +4,14 @@ import { connect } from '../../cli/context.js';
 import { createOutput } from '../../cli/output.js';
 import { readJournalPage } from '../../client/read/journal.js';
 import { journalQuery, type ListFlags } from './index.js';
+import { fromFile } from './journal-file.js';
 
 export async function list(flags: ListFlags): Promise<void> {
   const query = journalQuery(flags);
   if (flags.limit !== undefined) query.limit = String(flags.limit);
   if (flags.after !== undefined) query.after = String(flags.after);
   const out = createOutput(flags);
-  const { client } = await connect(flags);
-  const raw = await client.journalList(query);
+  const raw = flags.journal === undefined ? await (await connect(flags)).client.journalList(query) : await fromFile(flags.journal, (journal) => journal.list(query));
   const page = readJournalPage(raw);
   if (page.dropped !== undefined && page.dropped > 0) {
     out.message(`pinvoice: ${page.dropped} older ${page.dropped === 1 ? 'entry was' : 'entries were'} dropped from the journal's window since it was last cleared (\`pinvoice serve --journal N\` keeps the newest N per company)`);

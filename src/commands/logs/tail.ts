@@ -9,7 +9,10 @@ import type { ServerEvent } from '../../client/event-stream.js';
 import { connect, originOf } from '../../cli/context.js';
 import { createOutput, type Output } from '../../cli/output.js';
 import { journalQuery, type TailFlags } from './index.js';
+import { fromFile } from './journal-file.js';
 
+/** How often a journal file is looked at for new entries. */
+const LOOK_MS = 250;
 /** The wait before taking a dropped stream up again, unless the server asks for another (`retry:`). */
 const RETRY_MS = 1000;
 
@@ -63,15 +66,34 @@ async function follow(client: Client, query: Record<string, string>, out: Output
   }
 }
 
+/** A proxy's journal file, looked at every LOOK_MS for entries after the newest there was at the start. */
+async function followFile(file: string, query: Record<string, string>, out: Output, signal: AbortSignal): Promise<void> {
+  const onEvent = await printer(out);
+  const newest = await fromFile(file, async (journal) => {
+    for (let after = 0; ;) {
+      const page = await journal.list({ after: String(after), limit: '500' });
+      if (page.data.length < 500) return page.next_cursor;
+      after = page.next_cursor;
+    }
+  });
+  out.message(`Watching ${file}${Object.keys(query).length > 0 ? ` (${new URLSearchParams(query).toString()})` : ''}; Ctrl-C stops.`);
+  for (let cursor = newest; !signal.aborted; await pause(LOOK_MS, signal)) {
+    const page = await fromFile(file, (journal) => journal.list({ ...query, after: String(cursor), limit: '500' }));
+    for (const entry of page.data) onEvent({ event: 'entry', id: String(entry.id), data: JSON.stringify(entry) });
+    cursor = page.next_cursor;
+  }
+}
+
 export async function tail(flags: TailFlags): Promise<void> {
   const query = journalQuery(flags);
   const out = createOutput(flags);
-  const { client, connection } = await connect(flags);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    if (flags.journal !== undefined) return await followFile(flags.journal, query, out, stop.signal);
+    const { client, connection } = await connect(flags);
     await follow(client, query, out, originOf(connection.baseUrl), stop.signal);
   } finally {
     process.off('SIGINT', onSignal);

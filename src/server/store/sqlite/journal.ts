@@ -371,8 +371,8 @@ export function createJournalWrites(db: Db): JournalWrites {
   const counted = db.prepare<[number, number, number, number]>('UPDATE journal_state SET entries = entries - ?, dropped = dropped + ?, dropped_upto = ? WHERE company_id = ?');
   // an entry lost takes its id with it: the ids given after it are those a writer that names them
   // before they are written (pinvoice proxy's Pinvoice-Proxy-Entry) counted on
-  const lostOnly = db.prepare<[number, number]>(`
-    INSERT INTO journal_state (company_id, dropped, last_id) VALUES (?, ?, ?2)
+  const lostOnly = db.prepare<[number, number, number]>(`
+    INSERT INTO journal_state (company_id, dropped, last_id) VALUES (?, ?, ?)
     ON CONFLICT (company_id) DO UPDATE SET dropped = dropped + excluded.dropped, last_id = last_id + excluded.dropped`);
   const liveEntries = db.prepare<[number], { entries: number }>('SELECT entries FROM journal_state WHERE company_id = ?');
   const clearBatches = db.prepare<[number]>('DELETE FROM journal_batches WHERE company_id = ?');
@@ -415,7 +415,7 @@ export function createJournalWrites(db: Db): JournalWrites {
     for (const { ref, body } of bodies) keepBody.run(ref, Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength), now);
     sweep(now);
     // the lost were before the batch: their ids first
-    for (const [companyId, n] of lost ?? []) lostOnly.run(companyId, n);
+    for (const [companyId, n] of lost ?? []) lostOnly.run(companyId, n, n);
     // each company's entries in the order given, a batch row each
     const byCompany = new Map<number, JournalInsert[]>();
     for (const row of entries) {

@@ -1,0 +1,49 @@
+// A proxy's journal file read where it lies (`pinvoice logs list|show|tail --journal FILE`): the
+// inspector's own list and lookup (src/server/journal/handlers.ts, the same filters, cursor and
+// answers as `/_pinvoice/requests`) over the file opened read-only, no proxy needed.
+import type { FastifyRequest } from 'fastify';
+import type { JournalEntry, JournalPage } from '../api/journal.js';
+import { getJournalEntry, listJournal, type JournalContext } from '../server/journal/handlers.js';
+import type { JournalRecorder } from '../server/journal/recorder.js';
+import { readJournalAt } from '../server/store/index.js';
+import { chargeFinder, JournalFileError, PROXY_COMPANY } from './journal.js';
+import { existsSync } from 'node:fs';
+
+/** Reads only: what is on the file is all there is, nothing is buffered. */
+const READER: JournalRecorder = {
+  keep: Number.POSITIVE_INFINITY,
+  record: () => undefined,
+  flush: async () => undefined,
+  onWritten: () => () => undefined,
+  close: async () => undefined,
+};
+
+export interface LocalJournal {
+  list(query: Record<string, string>): Promise<JournalPage>;
+  get(id: string): Promise<JournalEntry>;
+  close(): void;
+}
+
+export function openLocalJournal(file: string): LocalJournal {
+  if (!existsSync(file)) throw new JournalFileError(`${file}: no such journal file (a proxy writes one: pinvoice proxy --to ORIGIN --journal FILE)`);
+  let reads: ReturnType<typeof readJournalAt>;
+  try {
+    reads = readJournalAt(file);
+  } catch (error) {
+    throw new JournalFileError(`${file} cannot be read as a pinvoice proxy journal: ${(error as Error).message}`);
+  }
+  const ctx: JournalContext = {
+    journal: READER,
+    store: { journal: { ...reads, clear: () => Promise.reject(new Error('read-only')) } },
+    reads: { invoices: { find: chargeFinder(reads) } },
+    keepFlag: 'pinvoice proxy --journal-max N',
+  };
+  const company = { id: PROXY_COMPANY };
+  // (no client waits on a file: a list answers at once)
+  const request = (query: Record<string, string>) => ({ query, raw: { socket: undefined } }) as unknown as FastifyRequest;
+  return {
+    list: (query) => listJournal(ctx, company, request(query)),
+    get: (id) => getJournalEntry(ctx, company, id),
+    close: () => reads.close(),
+  };
+}
