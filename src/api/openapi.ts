@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { IGNORED_FIELDS_DESCRIPTION, IGNORED_FIELDS_HEADER } from './ignored-fields.js';
 import { SERVE_HEADER, SERVE_HEADER_DESCRIPTION } from './serve-header.js';
-import { OPERATIONS, type Operation } from './operations.js';
+import { answerStatuses, OPERATIONS, type Operation } from './operations.js';
 import * as J from './journal.js';
 import * as P from './postbacks.js';
 import * as X from './sandbox.js';
@@ -80,10 +80,7 @@ function responses(op: Operation): Json {
       ? { description: 'Server-Sent Events: `event: entry`, `id: <cursor>`, `data: <the entry as JSON>`; a comment line every 15 s keeps the connection open.', content: { 'text/event-stream': { schema: refTo(op.response) } } }
       : { description: 'Success.', headers: { ...SERVE_HEADERS, ...(op.body && IGNORED_FIELDS_HEADERS) }, content: jsonContent(refTo(op.response)) };
   const out: Json = { 200: success };
-  // Any request can be malformed (400), meet an unexpected failure (500) or a server too busy or a
-  // database away (503); one with a token can meet `serve --rate-limit` (429), one that writes a full disk (507).
-  const writes = 'writes' in op && op.writes;
-  for (const status of new Set([400, ...op.errors, ...(op.auth === 'bearer' ? [429] : []), 500, 503, ...(writes ? [507] : [])])) {
+  for (const status of answerStatuses(op).filter((status) => status !== 200)) {
     const [, description] = STATUS_TEXT[status] ?? ['internal', 'Error.'];
     const retryAfter = { 'Retry-After': { description: 'seconds to wait before sending again', schema: { type: 'integer' } } };
     const headers = status === 401 ? { 'WWW-Authenticate': { schema: { type: 'string' } } }

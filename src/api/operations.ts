@@ -448,6 +448,16 @@ export function operation(id: OperationId): Operation {
   return found;
 }
 
+/**
+ * Every status an operation may answer (the OpenAPI document's responses): 200; any request can be
+ * malformed (400), meet an unexpected failure (500) or a server too busy or a database away (503);
+ * one with a token can meet `serve --rate-limit` (429), one that writes a full disk (507).
+ */
+export function answerStatuses(op: Operation): number[] {
+  const writes = 'writes' in op && op.writes === true;
+  return [200, ...new Set([400, ...op.errors, ...(op.auth === 'bearer' ? [429] : []), 500, 503, ...(writes ? [507] : [])])];
+}
+
 /** "/api/v2/invoices/{id}" -> "/api/v2/invoices/:id" (the router's syntax) */
 export function routerPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { MAX_CENTS, MIN_CENTS } from '../domain/money.js';
 import { controlCharacterProblem, findControlCharacter } from '../domain/text.js';
 import { METHODS, STATUSES } from '../domain/status.js';
+import { FORMATTED_CNPJ } from '../domain/document.js';
+import { inCents, specShows, writtenAs } from './spec-shape.js';
 
 /** The longest string any request field may hold. */
 export const MAX_TEXT = 255;
@@ -25,7 +27,7 @@ const requiredText = () => text().trim().min(1, 'is required');
 /** An optional request field: `null`, as production integrations send for "none", is the same as leaving it out. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 const timestamp = () => z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC, milliseconds, trailing Z');
-const cents = () => z.int().describe('integer amount in cents');
+const cents = () => z.int().describe('integer amount in cents').register(inCents, { unit: 'cents' });
 /** A type's own message for a value of the wrong type; a field left out (or null) is named as missing, as without a message of its own. */
 export const typeError = (message: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? 'is required' : issue.input === null ? 'is required (null is no value)' : message;
@@ -34,7 +36,12 @@ const wholeNumber = (min: number, max: number, range = `${min} to ${max}`) =>
   z.int({ error: typeError(`must be a whole number from ${range}`) }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
 /** An amount in cents within the one cap every charge, item and refund shares. */
-const amountCents = () => wholeNumber(MIN_CENTS, MAX_CENTS, `${MIN_CENTS} to ${MAX_CENTS} (cents)`);
+const amountCents = () => wholeNumber(MIN_CENTS, MAX_CENTS, `${MIN_CENTS} to ${MAX_CENTS} (cents)`).register(inCents, { unit: 'cents' });
+/** The specification shows none of this object's members (its shape is "not shown"), or only these. */
+const shows = <S extends z.ZodObject>(schema: S, members: readonly (keyof S['shape'] & string)[] = []): S => {
+  specShows.add(schema, { members });
+  return schema;
+};
 
 export const Method = z.enum(METHODS, { error: typeError(`must be one of ${METHODS.join(', ')}`) });
 export const Status = z.enum(STATUSES);
@@ -161,7 +168,7 @@ export const Customer = z.object({
 
 export const Enterprise = z.object({
   id: z.int(),
-  cnpj: z.string().describe('formatted NN.NNN.NNN/NNNN-NN'),
+  cnpj: z.string().describe('formatted NN.NNN.NNN/NNNN-NN').register(writtenAs, { pattern: FORMATTED_CNPJ, words: 'NN.NNN.NNN/NNNN-NN' }),
   company_type: z.string(),
   corporate_reason: z.string(),
   fantasy_name: z.string(),
@@ -235,16 +242,17 @@ export const ResponseItem = z.object({
   externalRef: z.string().nullable(),
 });
 
-export const Pix = z.object({ qrCode: z.string(), expiresAt: timestamp() });
+// serve adds expiresAt; the specification shows `pix` with `qrCode` only
+export const Pix = shows(z.object({ qrCode: z.string(), expiresAt: timestamp() }), ['qrCode']);
 
-export const Boleto = z.object({
+export const Boleto = shows(z.object({
   barcode: z.string(),
   digitableLine: z.string(),
   dueDate: z.iso.date(),
   expiresAt: timestamp(),
-});
+}));
 
-export const Card = z.object({
+export const Card = shows(z.object({
   brand: z.string(),
   holderName: z.string(),
   firstDigits: z.string(),
@@ -254,31 +262,31 @@ export const Card = z.object({
   installments: z.int(),
   tokenized: z.boolean(),
   threeDSecure: z.enum(['not_required', 'required', 'authenticated', 'failed']),
-});
+}));
 
-export const TimelineEntry = z.object({
+export const TimelineEntry = shows(z.object({
   status: Status,
   at: timestamp(),
   note: z.string(),
   // pinvoice serve: the name of the token that made the change (null: the server itself, as for expiry)
   by: z.string().nullable().optional().describe('pinvoice serve: the name of the token that made the change; null for what the server did by itself'),
-});
+}));
 
-export const Refund = z.object({
+export const Refund = shows(z.object({
   id: z.int(),
   amount: cents(),
   reason: z.string().nullable(),
   createdAt: timestamp(),
-});
+}));
 
-export const FinancialMovement = z.object({
+export const FinancialMovement = shows(z.object({
   id: z.int(),
   type: z.enum(['payment', 'fee', 'refund', 'refund_fee', 'chargeback']),
   amount: cents().describe('signed: credits to the company are positive, debits negative'),
   balance: z.enum(['balance_pix', 'balance_card', 'balance_bank_slip']),
   description: z.string(),
   createdAt: timestamp(),
-});
+}));
 
 export const Transaction = z.object({
   id: z.int(),
@@ -348,10 +356,11 @@ export const PublicInvoice = z.object({
  * the transaction record under `data`, with `invoice_id` and `qr_code_pix` at its top level.
  */
 export const CreateInvoiceResponse = z.object({
-  data: Transaction.extend({
+  // production may answer these three and nothing else (contract, "tolerant reading")
+  data: shows(Transaction.extend({
     invoice_id: z.string().describe('the secureId (INV-…): what integrations look the charge up by'),
     qr_code_pix: z.string().nullable().describe('the pix copy-and-paste code (= pix.qrCode); null for other methods'),
-  }),
+  }), ['invoice_id', 'qr_code_pix', 'status']),
 });
 
 // ---- Errors ------------------------------------------------------------------------------------

@@ -3,11 +3,12 @@
 // union), never listed by hand, so a field added to a schema is known here at once. The CLI refuses a
 // payload holding unknown fields (a misspelt `payer.emial` would be dropped silently); the server
 // accepts it, as production does, and names what it ignored (ignored-fields.ts).
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ErrorDetail } from './schemas.js';
 import { jsonPath } from './validate.js';
 import { suggestField } from './did-you-mean.js';
 import { IGNORED_FIELDS_MAX_PATHS, ignoredFieldsValue } from './ignored-fields.js';
+import { layoutOf } from './schema-layout.js';
 
 export type FieldPath = (string | number)[];
 
@@ -15,50 +16,6 @@ export interface UnknownField {
   path: FieldPath;
   /** the names the schema knows where the field was found, in the schema's order */
   known: readonly string[];
-}
-
-/** What a schema says of the values it takes: an object's fields, an array's element, or any keys at all (a record). */
-interface Layout {
-  fields?: Map<string, z.ZodType>;
-  element?: z.ZodType;
-  /** an object of free keys (a record such as `metadata`, a loose object): none of them is unknown */
-  freeKeys?: boolean;
-}
-
-/** The schema a wrapper wraps: wrappers change what a value may be (absent, null), not its fields. */
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (;;) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault
-      || current instanceof z.ZodPrefault || current instanceof z.ZodNonOptional || current instanceof z.ZodReadonly
-      || current instanceof z.ZodCatch || current instanceof z.ZodLazy) current = current.unwrap() as z.ZodType;
-    else if (current instanceof z.ZodPipe) current = current.in as z.ZodType; // a request is checked against what goes in
-    else return current;
-  }
-}
-
-/** Two layouts as one (the branches of a union, the sides of an intersection); the first branch naming a field wins. */
-function merge(a: Layout, b: Layout): Layout {
-  const fields = a.fields || b.fields ? new Map([...(b.fields ?? []), ...(a.fields ?? [])]) : undefined;
-  return { fields, element: a.element ?? b.element, freeKeys: a.freeKeys === true || b.freeKeys === true };
-}
-
-const layouts = new WeakMap<z.ZodType, Layout>();
-
-function layoutOf(given: z.ZodType): Layout {
-  const cached = layouts.get(given);
-  if (cached) return cached;
-  const schema = unwrap(given);
-  let layout: Layout = {};
-  if (schema instanceof z.ZodObject) {
-    const catchall = schema._zod.def.catchall;
-    layout = { fields: new Map(Object.entries(schema.shape as Record<string, z.ZodType>)), freeKeys: catchall !== undefined && !(catchall instanceof z.ZodNever) };
-  } else if (schema instanceof z.ZodRecord || schema instanceof z.ZodAny || schema instanceof z.ZodUnknown) layout = { freeKeys: true };
-  else if (schema instanceof z.ZodArray) layout = { element: schema.element as z.ZodType };
-  else if (schema instanceof z.ZodUnion) layout = (schema.options as z.ZodType[]).map(layoutOf).reduce(merge, {});
-  else if (schema instanceof z.ZodIntersection) layout = merge(layoutOf(schema._zod.def.left as z.ZodType), layoutOf(schema._zod.def.right as z.ZodType));
-  layouts.set(given, layout);
-  return layout;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -6,6 +6,9 @@ const CPF_WEIGHTS_2 = [11, 10, 9, 8, 7, 6, 5, 4, 3, 2] as const;
 const CNPJ_WEIGHTS_1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] as const;
 const CNPJ_WEIGHTS_2 = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] as const;
 
+/** A CNPJ as it is written: NN.NNN.NNN/NNNN-NN (the first twelve may be letters, for an alphanumeric CNPJ). */
+export const FORMATTED_CNPJ = /^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2}$/;
+
 export function normalizeDocument(input: string): string {
   return input.replace(/[.\-/\s]/g, '').toUpperCase();
 }

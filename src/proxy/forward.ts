@@ -165,7 +165,8 @@ export function createForwarder(options: ForwardOptions) {
     const refused = refusal(method, path, body, options);
     if (refused) return answerOwn(403, refused.code, refused.message);
 
-    const headers = endToEnd(request.rawHeaders, new Set(['host', 'content-length']));
+    // (the body is read whole already: the client's Expect: 100-continue was answered by node, the origin needs none)
+    const headers = endToEnd(request.rawHeaders, new Set(['host', 'content-length', 'expect']));
     headers.push('Host', origin.host);
     if (body.length > 0 || request.headers['content-length'] !== undefined) headers.push('Content-Length', String(body.length));
 

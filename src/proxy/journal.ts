@@ -24,21 +24,15 @@ export class JournalFileError extends Error {
   override readonly name = 'JournalFileError';
 }
 
-/** The files of a journal, made or found owner-only before SQLite opens them (it gives -wal and -shm the main file's mode). */
-function privateJournal(file: string, notify: Notify): void {
-  ownFolderOrNot(dirname(file), notify);
+/**
+ * Opens (or makes) the journal at `file` for writing, its files made or found owner-only before SQLite
+ * opens them (it gives -wal and -shm the main file's mode). Its folder is made 0700 when missing; the
+ * default one (`ownFolder`: pinvoice's, in the data directory) is also tightened when found wider, a
+ * folder the user named that exists is theirs and kept as it is.
+ */
+export function openJournalForWriting(file: string, notify: Notify, isOwnFolder = false): JournalFile {
+  if (isOwnFolder || !existsSync(dirname(file))) ownFolder(dirname(file), notify);
   tightenFiles([file, `${file}-wal`, `${file}-shm`], notify, ' or give another --journal');
-}
-
-/** The folder is made 0700 when pinvoice makes it; a folder the user named that exists is theirs and kept. */
-function ownFolderOrNot(folder: string, notify: Notify): void {
-  if (existsSync(folder)) return;
-  ownFolder(folder, notify);
-}
-
-/** Opens (or makes) the journal at `file` for writing. */
-export function openJournalForWriting(file: string, notify: Notify): JournalFile {
-  privateJournal(file, notify);
   return openJournalAt(file);
 }
 

@@ -12,6 +12,7 @@ import { listenMessage } from '../base/listen-message.js';
 import { registerProxyApi, BODY_LIMIT } from './api.js';
 import { createForwarder, type Exchange } from './forward.js';
 import { openJournalForWriting } from './journal.js';
+import { trustedAuthorities } from './trust.js';
 import { createWriter } from './writer.js';
 
 export interface ProxyOptions {
@@ -20,6 +21,8 @@ export interface ProxyOptions {
   host: string;
   port: number;
   journalFile: string;
+  /** the journal's folder is pinvoice's own (the default, in the data directory): tightened when found wider */
+  ownJournalFolder?: boolean;
   /** entries kept (the newest) */
   keep: number;
   allowWrites: boolean;
@@ -50,11 +53,12 @@ export class ProxyListenError extends Error {
 const newToken = () => `pinv_proxy_${randomBytes(24).toString('base64url')}`;
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const store = openJournalForWriting(options.journalFile, options.log);
+  const store = openJournalForWriting(options.journalFile, options.log, options.ownJournalFolder);
   const writer = await createWriter(store, options.keep, options.log);
   const token = options.token ?? newToken();
   const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
-  const agent = options.origin.protocol === 'https:' ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+  const ca = options.origin.protocol === 'https:' ? trustedAuthorities() : undefined;
+  const agent = options.origin.protocol === 'https:' ? new HttpsAgent({ ...agentOptions, ...(ca && { ca }) }) : new HttpAgent(agentOptions);
   const forward = createForwarder({
     origin: options.origin, timeoutMs: options.timeoutMs, writer, agent, log: options.log,
     allowWrites: options.allowWrites, maxAmountCents: options.maxAmountCents, check: options.check ?? (() => []),

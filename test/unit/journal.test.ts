@@ -5,7 +5,8 @@ import type { JournalEntry } from '../../src/api/journal.js';
 import { pathMatcher } from '../../src/base/glob.js';
 import { differences, find } from '../../src/server/journal/match.js';
 import { createRecorder, FLUSH_MS, SOON_MS } from '../../src/server/journal/recorder.js';
-import { capped, maskCardNumbers, pointer, redactedJson, redactSecretText, redactValue } from '../../src/server/journal/redact.js';
+import { capped, maskCardNumbers, redactedJson, redactSecretText, redactValue } from '../../src/server/journal/redact.js';
+import { pointer } from '../../src/api/json-pointer.js';
 import { StoreFault } from '../../src/server/store/faults.js';
 import type { NewJournalEntry, Store } from '../../src/server/store/port.js';
 

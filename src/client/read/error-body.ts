@@ -43,3 +43,9 @@ export function toApiError(status: number, statusText: string, body: string, url
   if (message === undefined) return new ApiRequestError(status, known, code === undefined ? where : `${where}: ${clip(code)}`, fields, true);
   return new ApiRequestError(status, known, clip(message), fields);
 }
+
+/**
+ * Whether an error body holds a message this reader can show; without one it can say only the status
+ * and the origin (`HTTP 500 from …`). For the proxy's `error-shape` finding.
+ */
+export const errorBodyHasMessage = (status: number, body: string): boolean => !toApiError(status, '', body, 'http://gateway.invalid').complete;

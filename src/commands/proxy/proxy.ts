@@ -9,6 +9,7 @@ import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { dataDir } from '../../cli/paths.js';
 import { AmountError, formatBRL, parseAmount } from '../../domain/money.js';
+import { checkExchange } from '../../proxy/check.js';
 import { ProxyListenError, startProxy } from '../../proxy/server.js';
 import type { ProxyFlags } from './index.js';
 
@@ -48,8 +49,8 @@ export async function proxy(flags: ProxyFlags): Promise<void> {
   let running;
   try {
     running = await startProxy({
-      origin: flags.to, host: flags.host, port: flags.port, journalFile, keep: flags.journalMax, allowWrites: flags.allowWrites === true,
-      maxAmountCents: cap, timeoutMs: flags.timeout * 1000, log: (line) => out.message(`pinvoice proxy: ${line}`),
+      origin: flags.to, host: flags.host, port: flags.port, journalFile, ownJournalFolder: flags.journal === undefined, keep: flags.journalMax, allowWrites: flags.allowWrites === true,
+      maxAmountCents: cap, check: checkExchange, timeoutMs: flags.timeout * 1000, log: (line) => out.message(`pinvoice proxy: ${line}`),
     });
   } catch (error) {
     if (error instanceof ProxyListenError) throw new CliError(error.message, EXIT.network);

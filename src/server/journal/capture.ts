@@ -13,7 +13,8 @@ import { BODY_CAP_BYTES } from '../../api/journal.js';
 import type { ErrorDetail } from '../../api/schemas.js';
 import { maskToken } from '../../domain/secrets.js';
 import type { Access, Company, NewJournalEntry } from '../store/port.js';
-import { capped, pointer, redactedJson, redactSecretText } from './redact.js';
+import { capped, redactedJson, redactSecretText } from './redact.js';
+import { pointer } from '../../api/json-pointer.js';
 
 /** The request headers kept (lower case); the bearer token is kept as its hint, others are left out. */
 const KEPT_HEADERS = ['accept', 'content-type', 'content-length', 'content-encoding', 'user-agent', 'idempotency-key', 'x-request-id', 'traceparent'];

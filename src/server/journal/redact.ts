@@ -99,14 +99,6 @@ export function capped(text: string): string {
   return `${Buffer.from(text).subarray(0, BODY_CAP_BYTES).toString('utf8')}…[cut: ${bytes} bytes]`;
 }
 
-/** A problem's path as a JSON pointer into the body ("payer.cpf_cnpj" -> "/payer/cpf_cnpj"); query and header paths stay named. */
-export function pointer(path: string): string {
-  if (path === '(body)' || path === '') return '';
-  if (/^(query|headers)\./.test(path)) return path;
-  const segments = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter((segment) => segment !== '');
-  return segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
 /** `name=value` pairs of a form or query text whose name is a security code or a secret. */
 const PAIR = new RegExp(`((?:^|[?&;\\s])(?:${[...REMOVED, ...SECRET].join('|')})=)[^&;\\s]*`, 'gi');
 
