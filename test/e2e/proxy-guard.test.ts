@@ -60,7 +60,10 @@ describe.runIf(ENGINE === 'sqlite')('the money guard', () => {
     expect(closed.gateway.countRequests(INVOICES)).toBe(0);
     const read = await raw(`${closed.proxy.url}/api/v2/invoices/${record.id}`, { headers: closed.auth });
     expect(read.status, 'a read passes').toBe(200);
-    expect(closed.gateway.countRequests(INVOICES)).toBe(1);
+    // HEAD and OPTIONS are reads too: they reach production (which answers OPTIONS 405, passed back)
+    expect((await raw(`${closed.proxy.url}/api/v2/invoices/${record.id}`, { method: 'HEAD', headers: closed.auth })).status).toBe(405);
+    expect((await raw(`${closed.proxy.url}/api/v2/invoices`, { method: 'OPTIONS', headers: closed.auth })).status).toBe(405);
+    expect(closed.gateway.requests.map((request) => request.method)).toEqual(['GET', 'HEAD', 'OPTIONS']);
   });
 
   it('refuses a create above --max-amount, naming the cap and the amount in reais; one at the cap passes', async () => {
