@@ -94,5 +94,19 @@ export function checkExchange(exchange: Exchange): Finding[] {
   const around = status === null ? [] : [statusFinding(op, status), ...headerFindings(exchange.answerHeaders)].filter((found) => found !== undefined);
   const finding = (direction: Finding['direction']) => (found: Difference): Finding =>
     ({ severity: found.severity, kind: found.kind, operation: op.id, direction, status, path: found.path, expected: found.expected, seen: found.seen });
-  return [...[...queryFindings(op, exchange.query), ...request].map(finding('request')), ...[...around, ...answer].map(finding('answer'))];
+  const asked = queryFindings(op, exchange.query);
+  // the usual exchange (nothing in its query, status or headers): the same list as the last time its
+  // bodies were seen, so that the journal writes its JSON once (proxy/entry.ts)
+  const plain = asked.length === 0 && around.length === 0;
+  const kept = plain ? whole.get(request)?.get(answer) : undefined;
+  if (kept) return kept;
+  const found = [...[...asked, ...request].map(finding('request')), ...[...around, ...answer].map(finding('answer'))];
+  if (plain) {
+    if (!whole.has(request)) whole.set(request, new WeakMap());
+    whole.get(request)?.set(answer, found);
+  }
+  return found;
 }
+
+/** The findings of a plain exchange, by its body-made lists (which the cache above keeps the same). */
+const whole = new WeakMap<Difference[], WeakMap<Difference[], Finding[]>>();

@@ -47,20 +47,32 @@ function queryOf(search: string): Record<string, string | string[]> {
 }
 
 /**
- * Answers the last few bodies were redacted to: a polled record is the same text again and again.
- * (Answers only: a request's body, which may hold a card, is not kept past its exchange.)
+ * The answers last redacted, by their text: a polled record is the same text again and again, and
+ * a merchant's records read in turn are a few hundred texts. Each is kept as one Buffer, which serve's
+ * journal store then writes once and names by reference in every entry that answered it (as it does
+ * with serve's own kept records). Answers only: a request's body, which may hold a card, is not kept
+ * past its exchange.
  */
-const redactions = new Map<string, string>();
-function redactedAnswer(text: string | null): string | null {
+const REDACTED_KEPT = 256;
+const redactions = new Map<string, Buffer>();
+function redactedAnswer(text: string | null): string | Buffer | null {
   if (text === null) return null;
   if (text.length > 16_384) return capped(redactedText(text));
   let kept = redactions.get(text);
   if (kept === undefined) {
-    kept = capped(redactedText(text));
-    if (redactions.size >= 64) redactions.delete(redactions.keys().next().value as string);
-    redactions.set(text, kept);
-  }
+    kept = Buffer.from(redactedText(text));
+    if (redactions.size >= REDACTED_KEPT) redactions.delete(redactions.keys().next().value as string);
+  } else redactions.delete(text); // (to the end: the least recently used go first)
+  redactions.set(text, kept);
   return kept;
+}
+
+/** The findings' JSON, made once per list: the checks answer the same list for the same answer. */
+const findingsText = new WeakMap<readonly Finding[], string>();
+function findingsJson(findings: readonly Finding[]): string {
+  let text = findingsText.get(findings);
+  if (text === undefined) findingsText.set(findings, (text = JSON.stringify(findings)));
+  return text;
 }
 
 export function proxyEntry(exchange: Exchanged): NewJournalEntry {
@@ -80,7 +92,6 @@ export function proxyEntry(exchange: Exchanged): NewJournalEntry {
     invoice_ids: touched === undefined ? [] : [touched],
     error: exchange.error,
     upstream: exchange.upstream,
-    findings: exchange.findings,
   };
   return {
     company_id: PROXY_COMPANY,
@@ -94,6 +105,6 @@ export function proxyEntry(exchange: Exchanged): NewJournalEntry {
     duration_ms: Math.round(exchange.durationMs * 100) / 100,
     request_body: exchange.requestBody === null ? null : capped(redactedText(exchange.requestBody)),
     response_body: redactedAnswer(exchange.answerBody),
-    detail: JSON.stringify(detail),
+    detail: `${JSON.stringify(detail).slice(0, -1)},"findings":${findingsJson(exchange.findings)}}`,
   };
 }

@@ -70,7 +70,8 @@ export function redactValue(value: unknown, key = '', parent = ''): unknown {
  * without any of these is its own redaction. A run that is not a card number (a phone with its country
  * code: 13 digits) does not send the body through redactValue.
  */
-const NAMED = new RegExp(`"(?:${[...REMOVED, ...SECRET, 'card'].join('|')})"\\s*:`, 'i');
+// (`"card": null`, which every record of another method holds, needs nothing: only a card's object or list)
+const NAMED = new RegExp(`"(?:${[...REMOVED, ...SECRET].join('|')})"\\s*:|"card"\\s*:\\s*[{[]`, 'i');
 
 function holdsCardNumber(text: string): boolean {
   if (!/\d{4}/.test(text)) return false;
