@@ -1,9 +1,14 @@
 // The production stand-in itself, checked with plain fetch and node:https (not our CLI): if it did not
 // behave like production, the CLI tests run against it would prove nothing.
 import { readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KIND_NAMES } from '../../src/api/findings.js';
+import { Transaction } from '../../src/api/schemas.js';
 import { isValidPixCode } from '../../src/domain/pix.js';
+import { CLEAN, PLANTED } from '../support/planted-drifts.js';
 import { startProductionGateway, type ProductionGateway } from '../support/production-gateway.js';
 import { makeTestCa, type LeafKind, type TestCa } from '../support/test-ca.js';
 
@@ -140,5 +145,82 @@ describe('production stand-in over https', () => {
     } finally {
       await gateway.close();
     }
+  });
+});
+
+// The answers a proxy in front of the stand-in must pass through byte for byte: what the stand-in
+// says it sent (`answers`) must be what a plain client reads, or the proxy's tests compare nothing.
+describe('production stand-in, answers for a proxy to pass through', () => {
+  let gateway: ProductionGateway;
+  beforeAll(async () => {
+    gateway = await startProductionGateway();
+  });
+  afterAll(() => gateway.close());
+
+  const rawGet = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const req = httpRequest(`${gateway.url}${path}`, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('aborted', () => reject(new Error('aborted')));
+        response.on('end', () => (response.complete ? resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }) : reject(new Error('incomplete'))));
+        response.on('error', reject);
+      });
+      req.on('error', reject).end();
+    });
+
+  it('sends raw bytes as they are, every header it sent recorded', async () => {
+    const text = '{ "id" :4242 ,\n\t"status":"paid" }';
+    gateway.plant({ method: 'GET', path: '/api/v2/invoices?id=4242', answer: { status: 200, raw: Buffer.from(text), headers: { 'content-type': 'application/json' } } });
+    const got = await rawGet('/api/v2/invoices?id=4242');
+    expect(got.body.toString()).toBe(text);
+    const sent = gateway.answers.at(-1)!;
+    expect(sent).toMatchObject({ url: '/api/v2/invoices?id=4242', status: 200 });
+    expect(sent.body.equals(got.body)).toBe(true);
+    const { connection: _c, 'keep-alive': _k, ...received } = got.headers;
+    expect(received).toEqual(sent.headers);
+  });
+
+  it('plants only for the exact path with query, once', async () => {
+    const record = gateway.addRecord();
+    gateway.plant({ method: 'GET', path: `/api/v2/invoices?id=${record.id}`, answer: { status: 418, body: { message: 'planted' } } });
+    expect((await rawGet(`/api/v2/invoices/${record.id}`, { authorization: `Bearer ${gateway.token}` })).status).toBe(200);
+    expect((await rawGet(`/api/v2/invoices?id=${record.id}`)).status).toBe(418);
+    expect((await rawGet(`/api/v2/invoices?id=${record.id}`, { authorization: `Bearer ${gateway.token}` })).status).toBe(200);
+  });
+
+  it('gzips only for a client that accepts gzip', async () => {
+    const answer = { status: 200, body: { data: 'x'.repeat(200) }, gzip: true };
+    gateway.once('GET', /^\/api\/v2\/company$/, answer);
+    const zipped = await rawGet('/api/v2/company', { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.body).toString()).toBe(JSON.stringify(answer.body));
+    expect(gateway.answers.at(-1)!.body.equals(zipped.body)).toBe(true);
+    gateway.once('GET', /^\/api\/v2\/company$/, answer);
+    const plain = await rawGet('/api/v2/company');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(JSON.stringify(answer.body));
+  });
+
+  it('sends chunks without a content-length, and cuts an answer short', async () => {
+    gateway.once('GET', /^\/api\/v2\/company$/, { status: 200, chunks: ['{"a":', '1}'] });
+    const chunked = await rawGet('/api/v2/company');
+    expect([chunked.headers['transfer-encoding'], chunked.body.toString()]).toEqual(['chunked', '{"a":1}']);
+    gateway.once('GET', /^\/api\/v2\/company$/, { status: 200, body: { data: 'y'.repeat(100) }, cut: true });
+    await expect(rawGet('/api/v2/company')).rejects.toThrow(/aborted|incomplete|socket hang up|ECONNRESET/);
+    expect(gateway.answers.at(-1)!.body.length).toBeLessThan(Number(gateway.answers.at(-1)!.headers['content-length']));
+  });
+});
+
+// The planted catalog's clean records are what src/api/schemas.ts has (pix.expiresAt aside, which
+// the specification does not show), and each drifted one differs from a clean one where it says.
+describe('the planted drifts', () => {
+  it('has clean records the schemas take, and a planted item for every kind of finding', () => {
+    for (const item of CLEAN.filter((clean) => clean.method === 'GET' && clean.answer.status === 200)) {
+      const issues = Transaction.safeParse(item.answer.body).error?.issues.map((issue) => issue.path.join('/')) ?? [];
+      expect(issues.filter((path) => path !== 'pix/expiresAt'), item.name).toEqual([]);
+    }
+    expect(new Set(PLANTED.flatMap((item) => item.expect.map((finding) => finding.kind)))).toEqual(new Set(KIND_NAMES));
+    expect(new Set([...PLANTED, ...CLEAN].filter((item) => item.method === 'GET').map((item) => item.path)).size, 'GET paths are distinct').toBe([...PLANTED, ...CLEAN].filter((item) => item.method === 'GET').length);
   });
 });

@@ -12,7 +12,7 @@ export function tempHome(): Record<string, string> {
   return { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), PINVOICE_DATA_DIR: join(dir, 'data', 'pinvoice') };
 }
 
-function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: '1' };
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
   return env;

@@ -6,10 +6,19 @@
 // for routes it does not have, and a create answer that may hold only the invoice_id.
 // Tests steer it with once()/always() (a 429, a silent socket, an HTML 502) and mutate records
 // between polls through record(id) or setStatus().
+// For a proxy in front of it, an answer can also be sent byte for byte (`raw`), gzipped (`gzip`: only
+// when the request's Accept-Encoding allows it, as nginx does), in separate chunks (`chunks`), cut
+// short (`cut`: a content-length larger than what is written, then the socket destroyed) or late
+// (`delayMs`); `answers` keeps every answer's status, headers and body bytes as sent on the wire, and
+// `requests` every request's body bytes, to compare with what a client on the far side of the proxy
+// saw. plant(item) answers the next request of exactly that method and path-with-query with the
+// item's answer (the drifts of test/support/planted-drifts.ts).
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { barcodeToDigitableLine, buildBarcode } from '../../src/domain/boleto.js';
 import { buildPixCode } from '../../src/domain/pix.js';
 
@@ -19,6 +28,31 @@ export interface Canned {
   body?: string | object;
   /** never answer (keep the socket open) */
   silent?: boolean;
+  /** the body's bytes exactly as they are (body is then ignored; no content-type unless headers give one) */
+  raw?: Buffer;
+  /** gzip the body (content-encoding: gzip) when the request's Accept-Encoding allows it */
+  gzip?: boolean;
+  /** the body in pieces, each written on its own a few ms apart (chunked transfer; body and raw are ignored) */
+  chunks?: Array<string | Buffer>;
+  /** send the headers with a content-length larger than the body, write half of it, and destroy the socket */
+  cut?: boolean;
+  /** wait this long before answering */
+  delayMs?: number;
+}
+
+/** An answer as it went out: the body as the bytes on the wire (gzipped, if it was; only what was written, if cut). */
+export interface Sent {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A request answered by plant(): exactly this method and path with query. */
+export interface Plant {
+  method: string;
+  path: string;
+  answer: Canned;
 }
 
 export interface Recorded {
@@ -26,6 +60,8 @@ export interface Recorded {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** the body's bytes as received */
+  bytes: Buffer;
 }
 
 export interface ProductionGateway {
@@ -35,6 +71,8 @@ export interface ProductionGateway {
   token: string;
   /** every request received, in order (canned answers included) */
   requests: Recorded[];
+  /** every answer sent, in order */
+  answers: Sent[];
   /** how many requests had a path (without the query) matching this, by any method */
   countRequests(path: RegExp): number;
   /** stores a record (Search Transaction's shape) and returns it; overrides are deep-merged over the default */
@@ -45,6 +83,8 @@ export interface ProductionGateway {
   once(method: string, path: RegExp, answer: Canned): void;
   /** answer every request with this until cleared (undefined clears) */
   always(answer: Canned | undefined): void;
+  /** the next request of exactly item.method and item.path (with its query) is answered item.answer (FIFO; each used once; before once()) */
+  plant(item: Plant): void;
   /** 'minimal' = {"data":{invoice_id, qr_code_pix, status}}; 'full' = {"data": record + invoice_id + qr_code_pix}; 'bare' = the record */
   createAnswer: 'minimal' | 'full' | 'bare';
   close(): Promise<void>;
@@ -143,7 +183,7 @@ function enterprise(timestamp: (date: Date) => string): Json {
   };
 }
 
-interface Seed {
+export interface Seed {
   id: number;
   amount: number;
   status: string;
@@ -153,7 +193,7 @@ interface Seed {
 }
 
 /** Exactly the specification's fields (plus production's extras), consistent for the seed's amount, status and method. */
-function productionRecord({ id, amount, status, method, createdAt, updatedAt }: Seed): Json {
+export function productionRecord({ id, amount, status, method, createdAt, updatedAt }: Seed): Json {
   const secureId = `INV-${Math.floor(Date.parse(createdAt) / 1000)}-${id}`;
   const digest = createHash('sha256').update(secureId).digest('hex');
   const qrCode = method === 'pix' ? buildPixCode({ merchantName: MERCHANT.name, merchantCity: MERCHANT.city, amountCents: amount, url: `pix.gateway-prod.example/qr/v2/${digest.slice(0, 32)}` }) : null;
@@ -248,6 +288,57 @@ export function htmlPage(status: number, reason = status === 404 ? 'Not Found' :
   return `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 }
 
+// ---- sending an answer ----------------------------------------------------------------------
+
+const CHUNK_GAP_MS = 5;
+
+/** The body as bytes, and the content-type it gets unless the answer's headers name one (none for raw bytes). */
+function bodyOf(answer: Canned): { bytes: Buffer; type?: string } {
+  if (answer.chunks) return { bytes: Buffer.concat(answer.chunks.map((chunk) => Buffer.from(chunk))), type: 'application/json' };
+  if (answer.raw) return { bytes: answer.raw };
+  const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const type = typeof answer.body === 'object' ? 'application/json' : text.trimStart().startsWith('<') ? 'text/html; charset=UTF-8' : 'text/plain; charset=UTF-8';
+  return { bytes: Buffer.from(text), type };
+}
+
+/**
+ * Writes the answer and resolves with what went on the wire (undefined for a silent one). Every
+ * header is set here, Date included, so that `Sent.headers` is all the headers but Node's own
+ * connection, keep-alive and transfer-encoding (hop-by-hop, which a proxy drops).
+ */
+async function writeAnswer(request: IncomingMessage, response: ServerResponse, answer: Canned): Promise<Sent | undefined> {
+  if (answer.silent) return undefined;
+  if (answer.delayMs) await sleep(answer.delayMs);
+  const { bytes, type } = bodyOf(answer);
+  const zipped = answer.gzip === true && /\bgzip\b/i.test(String(request.headers['accept-encoding'] ?? ''));
+  const body = zipped ? gzipSync(bytes) : bytes;
+  const headers: Record<string, string> = { server: 'nginx', date: new Date().toUTCString(), 'cache-control': 'no-cache, private', ...(type ? { 'content-type': type } : {}) };
+  for (const [name, value] of Object.entries(answer.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (zipped) Object.assign(headers, { 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+  if (!answer.chunks) headers['content-length'] = String(answer.cut ? body.length + 1000 : body.length);
+  response.sendDate = false;
+  response.writeHead(answer.status, headers);
+  const sent = (written: Buffer): Sent => ({ url: request.url ?? '/', status: answer.status, headers, body: written });
+  if (answer.cut) {
+    const half = body.subarray(0, Math.ceil(body.length / 2));
+    response.write(half);
+    await sleep(CHUNK_GAP_MS);
+    response.socket?.destroy();
+    return sent(half);
+  }
+  if (answer.chunks) {
+    // gzipped, the compressed bytes are cut into as many pieces as there were chunks
+    const size = Math.ceil(body.length / answer.chunks.length);
+    const pieces = zipped ? answer.chunks.map((_, i) => body.subarray(i * size, (i + 1) * size)) : answer.chunks.map((chunk) => Buffer.from(chunk));
+    for (const piece of pieces) {
+      response.write(piece);
+      await sleep(CHUNK_GAP_MS);
+    }
+  }
+  response.end(answer.chunks ? undefined : body);
+  return sent(body);
+}
+
 // ---- the server ----------------------------------------------------------------------------
 
 const ROUTES: Array<{ path: RegExp; methods: string[] }> = [
@@ -280,6 +371,7 @@ export async function startProductionGateway(options: { token?: string; tls?: { 
   const token = options.token ?? 'prod_live_3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e';
   const records = new Map<number, Json>();
   const queue: Array<{ method: string; path: RegExp; answer: Canned }> = [];
+  const plants: Plant[] = [];
   let standing: Canned | undefined;
   let nextId = 4242;
   let refundIds = 1;
@@ -366,25 +458,23 @@ export async function startProductionGateway(options: { token?: string; tls?: { 
     return { status: 200, body: record };
   };
 
-  const send = (response: ServerResponse, answer: Canned) => {
-    if (answer.silent) return;
-    const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    const type = typeof answer.body === 'object' ? 'application/json' : text.trimStart().startsWith('<') ? 'text/html; charset=UTF-8' : 'text/plain; charset=UTF-8';
-    const headers = Object.fromEntries(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
-    response.writeHead(answer.status, { server: 'nginx', 'content-type': type, 'cache-control': 'no-cache, private', ...headers }).end(text);
-  };
+  const send = (request: IncomingMessage, response: ServerResponse, answer: Canned) =>
+    void writeAnswer(request, response, answer).then((sent) => sent && gateway.answers.push(sent));
 
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const method = (request.method ?? 'GET').toUpperCase();
-      const raw = Buffer.concat(chunks).toString('utf8');
-      gateway.requests.push({ method, url: request.url ?? '/', headers: request.headers, body: raw });
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString('utf8');
+      gateway.requests.push({ method, url: request.url ?? '/', headers: request.headers, body: raw, bytes });
       const url = new URL(request.url ?? '/', 'http://gateway');
+      const planted = plants.findIndex((entry) => entry.method.toUpperCase() === method && entry.path === request.url);
+      if (planted >= 0) return send(request, response, plants.splice(planted, 1)[0]!.answer);
       const queued = queue.findIndex((entry) => entry.method.toUpperCase() === method && entry.path.test(url.pathname));
-      if (queued >= 0) return send(response, queue.splice(queued, 1)[0]!.answer);
-      if (standing) return send(response, standing);
+      if (queued >= 0) return send(request, response, queue.splice(queued, 1)[0]!.answer);
+      if (standing) return send(request, response, standing);
       let body: Json = {};
       try {
         const parsed: unknown = JSON.parse(raw);
@@ -392,7 +482,7 @@ export async function startProductionGateway(options: { token?: string; tls?: { 
       } catch {
         // Laravel reads a body it cannot parse as no input at all: validation then names what is missing.
       }
-      send(response, route(method, url.pathname, url.searchParams, request.headers, body));
+      send(request, response, route(method, url.pathname, url.searchParams, request.headers, body));
     });
   };
 
@@ -413,12 +503,14 @@ export async function startProductionGateway(options: { token?: string; tls?: { 
     url: `${options.tls ? 'https' : 'http'}://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`,
     token,
     requests: [],
+    answers: [],
     countRequests: (path) => gateway.requests.filter((request) => path.test(new URL(request.url, 'http://gateway').pathname)).length,
     createAnswer: 'minimal',
     addRecord: (overrides = {}) => store(overrides),
     record: (id) => records.get(id),
     once: (method, path, answer) => void queue.push({ method, path, answer }),
     always: (answer) => void (standing = answer),
+    plant: (item) => void plants.push(item),
     async close() {
       await Promise.all(
         servers.map((server) => {
