@@ -100,6 +100,8 @@ function collector(cap: number) {
   };
 }
 
+const EMPTY = Buffer.alloc(0);
+
 function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const body = collector(MAX_REQUEST_BYTES);
@@ -122,12 +124,15 @@ export function createForwarder(options: ForwardOptions) {
     const url = request.url ?? '/';
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
-    let body: Buffer | undefined;
-    try {
-      body = await readBody(request);
-    } catch {
-      body = Buffer.alloc(0);
-    }
+    let body: Buffer | undefined = EMPTY;
+    // a request that says it has no body (a GET, most often) is not waited for: nothing is read
+    if (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0' || request.headers['transfer-encoding'] !== undefined) {
+      try {
+        body = await readBody(request);
+      } catch {
+        body = EMPTY;
+      }
+    } else request.resume();
     const exchanged: Exchanged = {
       wall, method, url, headers: request.headers, requestBody: null, status: null, answerBody: null, upstream: null, error: null, durationMs: 0, findings: [],
     };
