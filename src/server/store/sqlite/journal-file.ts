@@ -16,7 +16,7 @@ import { StoreFault } from '../faults.js';
 import type { JournalReads, JournalStore, NewJournalEntry, Writes } from '../port.js';
 import { journalFileOf, type Db } from './database.js';
 import { sqliteFault } from './faults.js';
-import { createJournalReads, createJournalWrites, insertRows, JOURNAL_SCHEMA, JOURNAL_VERSION, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
+import { createJournalReads, createJournalWrites, insertRows, JOURNAL_READS_FROM, JOURNAL_SCHEMA, JOURNAL_VERSION, openJournalFile, type JournalInsert, type SharedBody } from './journal.js';
 import type { JournalAnswer, JournalCall } from './journal-worker.js';
 
 export interface SqliteJournal extends JournalStore {
@@ -215,7 +215,7 @@ export function readJournalAt(file: string): JournalReads & { close(): void } {
     db.pragma('busy_timeout = 5000');
     const version = Number(db.pragma('user_version', { simple: true }));
     const tables = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal_batches'").get();
-    if (version !== JOURNAL_VERSION || tables === undefined) {
+    if (version < JOURNAL_READS_FROM || version > JOURNAL_VERSION || tables === undefined) {
       db.close();
       throw new Error(version > JOURNAL_VERSION ? 'it was written by a newer pinvoice' : 'it holds no journal of this pinvoice');
     }
