@@ -36,6 +36,16 @@ describe.runIf(ENGINE === 'sqlite')('the proxy journal bound', () => {
     expect(gone.status).toBe(404);
     expect(gone.body.message).toContain('--journal-max');
   });
+
+  it("answers GET /_pinvoice/drift with the report of the journal's window, behind the inspector token", async () => {
+    const report = await own(setup.proxy, '/drift');
+    expect(report.status).toBe(200);
+    expect(report.body.entries).toBe(3);
+    // the stand-in's records: six fraction digits on every timestamp
+    expect(report.body.groups).toEqual(expect.arrayContaining([expect.objectContaining({ operation: 'searchTransaction', kind: 'format', path: '/createdAt', count: 3, entry_ids: [3, 4, 5] })]));
+    const refused = await fetch(`${setup.proxy.url}/_pinvoice/drift`);
+    expect(refused.status).toBe(401);
+  });
 });
 
 describe.runIf(ENGINE === 'sqlite')('pinvoice proxy refuses bad flags before it listens (exit 2, naming the flag)', () => {
