@@ -111,10 +111,136 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
+/** One exchange on its way: what it was, and what has come of it so far. */
+interface Passage {
+  id: number;
+  started: number;
+  method: string;
+  url: string;
+  path: string;
+  /** the request's body (undefined: over MAX_REQUEST_BYTES) */
+  body: Buffer | undefined;
+  response: ServerResponse;
+  exchanged: Exchanged;
+  answerBytes: Buffer | null;
+  answerHeaders: IncomingMessage['headers'];
+  /** the gateway's status (null: it did not answer, or cut its answer short) */
+  upstreamStatus: number | null;
+  finished: boolean;
+}
+
+/** A request that says it has no body (a GET, most often) is not waited for: nothing is read. */
+async function bodyOf(request: IncomingMessage): Promise<Buffer | undefined> {
+  const length = request.headers['content-length'];
+  if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) {
+    request.resume();
+    return EMPTY;
+  }
+  return readBody(request).catch(() => EMPTY);
+}
+
 export function createForwarder(options: ForwardOptions) {
   const { origin, writer } = options;
   const send = origin.protocol === 'https:' ? httpsRequest : httpRequest;
   const originText = origin.origin;
+  const target = { protocol: origin.protocol, hostname: origin.hostname.replace(/^\[|\]$/g, ''), ...(origin.port !== '' && { port: origin.port }), agent: options.agent, setHost: false };
+
+  /** Hands the ended exchange to the writer, its entry and checks made off the answer's path. */
+  function finish(passage: Passage): void {
+    if (passage.finished) return;
+    passage.finished = true;
+    const { exchanged, method, url, path, body } = passage;
+    exchanged.durationMs = performance.now() - passage.started;
+    writer.end(passage.id, () => {
+      const mark = url.indexOf('?');
+      exchanged.requestBody = body === undefined ? `[a body over ${MAX_REQUEST_BYTES} bytes]` : body.length === 0 ? null : body.toString('utf8');
+      exchanged.answerBody = decoded(passage.answerBytes, passage.answerHeaders['content-encoding']);
+      exchanged.findings = options.check({
+        method, path, query: new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1)), requestBody: exchanged.requestBody,
+        status: passage.upstreamStatus, answerHeaders: passage.answerHeaders, answerBody: passage.upstreamStatus === null ? null : exchanged.answerBody,
+      });
+      return proxyEntry(exchanged);
+    }, !READ_METHODS.includes(method));
+  }
+
+  /** The proxy's own answer, in place of the gateway's. */
+  function answerOwn(passage: Passage, status: number, code: ProxyErrorCode, message: string): void {
+    const text = JSON.stringify({ error: code, message });
+    passage.exchanged.status = status;
+    passage.exchanged.error = code;
+    passage.answerBytes = Buffer.from(text);
+    const { response } = passage;
+    if (!response.headersSent && !response.destroyed) {
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', [ENTRY_HEADER]: String(passage.id) }).end(text);
+    }
+    finish(passage);
+  }
+
+  /** The gateway's answer, passed back as it comes; one cut short is cut short to the client too. */
+  function relay(passage: Passage, answer: IncomingMessage): void {
+    const { response, exchanged } = passage;
+    const status = answer.statusCode ?? 502;
+    passage.upstreamStatus = status;
+    passage.answerHeaders = answer.headers;
+    exchanged.status = status;
+    exchanged.upstream = { status, duration_ms: Math.round((performance.now() - passage.started) * 100) / 100 };
+    const out = endToEnd(answer.rawHeaders);
+    out.push(ENTRY_HEADER, String(passage.id));
+    response.writeHead(status, answer.statusMessage, out);
+    const kept = collector(MAX_CHECKED_BYTES);
+    answer.on('data', (chunk: Buffer) => {
+      kept.add(chunk);
+      if (!response.write(chunk)) {
+        answer.pause();
+        response.once('drain', () => answer.resume());
+      }
+    });
+    // a silent answer after its headers is cut as the gateway's own
+    answer.setTimeout(options.timeoutMs, () => answer.destroy(new Error('timeout')));
+    answer.once('end', () => {
+      passage.answerBytes = kept.bytes();
+      response.end();
+      finish(passage);
+    });
+    answer.once('close', () => {
+      if (answer.complete) return;
+      exchanged.error = `the gateway cut its answer short after ${kept.size} bytes`;
+      exchanged.status = null;
+      passage.answerBytes = null;
+      passage.upstreamStatus = null;
+      response.destroy();
+      finish(passage);
+    });
+  }
+
+  /** Sends the request to the gateway; `retry`: a read may go once more if a kept-alive connection was found closed. */
+  function attempt(passage: Passage, headers: string[], retry: boolean): void {
+    let answered = false;
+    let timedOut = false;
+    const upstream: ClientRequest = send({ ...target, method: passage.method, path: passage.url, headers });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      upstream.destroy();
+    }, options.timeoutMs);
+    upstream.on('response', (answer) => {
+      answered = true;
+      clearTimeout(timer);
+      relay(passage, answer);
+    });
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (answered) return; // (the answer's own close says what happened)
+      if (timedOut) return answerOwn(passage, 504, 'gateway_timeout', `${originText} did not answer within ${spokenDuration(options.timeoutMs)} (--timeout)`);
+      if (retry && upstream.reusedSocket && error.code === 'ECONNRESET' && READ_METHODS.includes(passage.method)) return attempt(passage, headers, false);
+      answerOwn(passage, 502, 'gateway_unreachable', networkError(error, originText, options.timeoutMs).message);
+    });
+    passage.response.once('close', () => {
+      if (passage.response.writableFinished) return;
+      passage.exchanged.error ??= 'the client closed the connection before the answer ended';
+      upstream.destroy();
+    });
+    upstream.end(passage.body);
+  }
 
   return async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const id = writer.begin();
@@ -124,116 +250,18 @@ export function createForwarder(options: ForwardOptions) {
     const url = request.url ?? '/';
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
-    let body: Buffer | undefined = EMPTY;
-    // a request that says it has no body (a GET, most often) is not waited for: nothing is read
-    if (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0' || request.headers['transfer-encoding'] !== undefined) {
-      try {
-        body = await readBody(request);
-      } catch {
-        body = EMPTY;
-      }
-    } else request.resume();
-    const exchanged: Exchanged = {
-      wall, method, url, headers: request.headers, requestBody: null, status: null, answerBody: null, upstream: null, error: null, durationMs: 0, findings: [],
+    const body = await bodyOf(request);
+    const passage: Passage = {
+      id, started, method, url, path, body, response, answerBytes: null, answerHeaders: {}, upstreamStatus: null, finished: false,
+      exchanged: { wall, method, url, headers: request.headers, requestBody: null, status: null, answerBody: null, upstream: null, error: null, durationMs: 0, findings: [] },
     };
-    let answerBytes: Buffer | null = null;
-    let answerHeaders: IncomingMessage['headers'] = {};
-    let upstreamStatus: number | null = null;
-    let finished = false;
-    const finish = () => {
-      if (finished) return;
-      finished = true;
-      exchanged.durationMs = performance.now() - started;
-      writer.end(id, () => {
-        exchanged.requestBody = body === undefined ? `[a body over ${MAX_REQUEST_BYTES} bytes]` : body.length === 0 ? null : body.toString('utf8');
-        exchanged.answerBody = decoded(answerBytes, answerHeaders['content-encoding']);
-        exchanged.findings = options.check({
-          method, path, query: new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1)), requestBody: exchanged.requestBody,
-          status: upstreamStatus, answerHeaders, answerBody: upstreamStatus === null ? null : exchanged.answerBody,
-        });
-        return proxyEntry(exchanged);
-      }, !READ_METHODS.includes(method));
-    };
-    /** The proxy's own answer, in place of the gateway's. */
-    const answerOwn = (status: number, code: ProxyErrorCode, message: string) => {
-      const text = JSON.stringify({ error: code, message });
-      exchanged.status = status;
-      exchanged.error = code;
-      answerBytes = Buffer.from(text);
-      if (!response.headersSent && !response.destroyed) {
-        response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', [ENTRY_HEADER]: String(id) }).end(text);
-      }
-      finish();
-    };
-
-    if (body === undefined) return answerOwn(413, 'proxy_body_too_large', `the request body is over ${MAX_REQUEST_BYTES / 1024 / 1024} MiB; the proxy did not send it`);
+    if (body === undefined) return answerOwn(passage, 413, 'proxy_body_too_large', `the request body is over ${MAX_REQUEST_BYTES / 1024 / 1024} MiB; the proxy did not send it`);
     const refused = refusal(method, path, body, options);
-    if (refused) return answerOwn(403, refused.code, refused.message);
-
+    if (refused) return answerOwn(passage, 403, refused.code, refused.message);
     // (the body is read whole already: the client's Expect: 100-continue was answered by node, the origin needs none)
     const headers = endToEnd(request.rawHeaders, new Set(['host', 'content-length', 'expect']));
     headers.push('Host', origin.host);
     if (body.length > 0 || request.headers['content-length'] !== undefined) headers.push('Content-Length', String(body.length));
-
-    const attempt = (retry: boolean): void => {
-      let answered = false;
-      let timedOut = false;
-      const upstream: ClientRequest = send(new URL(url, origin), { method, headers, agent: options.agent, setHost: false });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        upstream.destroy();
-      }, options.timeoutMs);
-      upstream.on('response', (answer) => {
-        answered = true;
-        clearTimeout(timer);
-        upstreamStatus = answer.statusCode ?? 502;
-        answerHeaders = answer.headers;
-        exchanged.status = upstreamStatus;
-        exchanged.upstream = { status: upstreamStatus, duration_ms: Math.round((performance.now() - started) * 100) / 100 };
-        const out = endToEnd(answer.rawHeaders);
-        out.push(ENTRY_HEADER, String(id));
-        response.writeHead(upstreamStatus, answer.statusMessage, out);
-        const kept = collector(MAX_CHECKED_BYTES);
-        answer.on('data', (chunk: Buffer) => {
-          kept.add(chunk);
-          if (!response.write(chunk)) {
-            answer.pause();
-            response.once('drain', () => answer.resume());
-          }
-        });
-        // a silent answer after its headers is cut as the gateway's own
-        answer.setTimeout?.(options.timeoutMs, () => answer.destroy(new Error('timeout')));
-        answer.once('end', () => {
-          answerBytes = kept.bytes();
-          response.end();
-          finish();
-        });
-        answer.once('close', () => {
-          if (answer.complete) return;
-          // cut short: the client's answer is cut short too (never a whole answer that is not)
-          exchanged.error = `the gateway cut its answer short after ${kept.size} bytes`;
-          exchanged.status = null;
-          answerBytes = null;
-          upstreamStatus = null;
-          response.destroy();
-          finish();
-        });
-      });
-      upstream.on('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        if (answered) return; // (the answer's own close says what happened)
-        if (timedOut) return answerOwn(504, 'gateway_timeout', `${originText} did not answer within ${spokenDuration(options.timeoutMs)} (--timeout)`);
-        if (retry && upstream.reusedSocket && error.code === 'ECONNRESET' && READ_METHODS.includes(method)) return attempt(false);
-        answerOwn(502, 'gateway_unreachable', networkError(error, originText, options.timeoutMs).message);
-      });
-      response.once('close', () => {
-        if (!response.writableFinished) {
-          exchanged.error ??= 'the client closed the connection before the answer ended';
-          upstream.destroy();
-        }
-      });
-      upstream.end(body);
-    };
-    attempt(true);
+    attempt(passage, headers, true);
   };
 }
