@@ -84,19 +84,25 @@ async function followFile(file: string, query: Record<string, string>, out: Outp
   }
 }
 
-export async function tail(flags: TailFlags): Promise<void> {
-  const query = journalQuery(flags);
-  const out = createOutput(flags);
+/** Runs `follow` until SIGINT or SIGTERM stops it. */
+async function untilStopped(follow: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    if (flags.journal !== undefined) return await followFile(flags.journal, query, out, stop.signal);
-    const { client, connection } = await connect(flags);
-    await follow(client, query, out, originOf(connection.baseUrl), stop.signal);
+    await follow(stop.signal);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+export async function tail(flags: TailFlags): Promise<void> {
+  const query = journalQuery(flags);
+  const out = createOutput(flags);
+  const file = flags.journal;
+  if (file !== undefined) return untilStopped((signal) => followFile(file, query, out, signal));
+  const { client, connection } = await connect(flags);
+  return untilStopped((signal) => follow(client, query, out, originOf(connection.baseUrl), signal));
 }
