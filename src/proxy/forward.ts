@@ -43,6 +43,7 @@ export interface ForwardOptions extends GuardOptions {
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 /** The most of an answer kept for its checks and entry; a larger one passes whole, unchecked. */
 const MAX_CHECKED_BYTES = 1024 * 1024;
+const DROPPED_FROM_REQUEST: ReadonlySet<string> = new Set(['host', 'content-length', 'expect']);
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /** Raw headers (name, value, name, value…) without the hop-by-hop ones, those the Connection header names included. */
@@ -129,8 +130,8 @@ interface Passage {
   finished: boolean;
 }
 
-/** A request that says it has no body (a GET, most often) is not waited for: nothing is read. */
-async function bodyOf(request: IncomingMessage): Promise<Buffer | undefined> {
+/** A request that says it has no body (a GET, most often) is not waited for: nothing is read, no promise made. */
+function bodyOf(request: IncomingMessage): Buffer | Promise<Buffer | undefined> {
   const length = request.headers['content-length'];
   if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) {
     request.resume();
@@ -195,8 +196,6 @@ export function createForwarder(options: ForwardOptions) {
         response.once('drain', () => answer.resume());
       }
     });
-    // a silent answer after its headers is cut as the gateway's own
-    answer.setTimeout(options.timeoutMs, () => answer.destroy(new Error('timeout')));
     answer.once('end', () => {
       passage.answerBytes = kept.bytes();
       response.end();
@@ -222,10 +221,12 @@ export function createForwarder(options: ForwardOptions) {
       timedOut = true;
       upstream.destroy();
     }, options.timeoutMs);
+    timer.unref();
     upstream.on('response', (answer) => {
       answered = true;
-      clearTimeout(timer);
       relay(passage, answer);
+      // (the timer goes on: an answer not whole within --timeout is cut short, as one the gateway cut)
+      answer.once('close', () => clearTimeout(timer));
     });
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -239,29 +240,35 @@ export function createForwarder(options: ForwardOptions) {
       passage.exchanged.error ??= 'the client closed the connection before the answer ended';
       upstream.destroy();
     });
-    upstream.end(passage.body);
+    if (passage.body !== undefined && passage.body.length > 0) upstream.end(passage.body);
+    else upstream.end();
   }
 
-  return async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const id = writer.begin();
-    const wall = Date.now();
-    const started = performance.now();
-    const method = (request.method ?? 'GET').toUpperCase();
-    const url = request.url ?? '/';
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    const body = await bodyOf(request);
-    const passage: Passage = {
-      id, started, method, url, path, body, response, answerBytes: null, answerHeaders: {}, upstreamStatus: null, finished: false,
-      exchanged: { wall, method, url, headers: request.headers, requestBody: null, status: null, answerBody: null, upstream: null, error: null, durationMs: 0, findings: [] },
-    };
+  /** The exchange, its body read: refused, or sent. */
+  function pass(passage: Passage, request: IncomingMessage, body: Buffer | undefined): void {
+    passage.body = body;
     if (body === undefined) return answerOwn(passage, 413, 'proxy_body_too_large', `the request body is over ${MAX_REQUEST_BYTES / 1024 / 1024} MiB; the proxy did not send it`);
-    const refused = refusal(method, path, body, options);
+    const refused = refusal(passage.method, passage.path, body, options);
     if (refused) return answerOwn(passage, 403, refused.code, refused.message);
     // (the body is read whole already: the client's Expect: 100-continue was answered by node, the origin needs none)
-    const headers = endToEnd(request.rawHeaders, new Set(['host', 'content-length', 'expect']));
+    const headers = endToEnd(request.rawHeaders, DROPPED_FROM_REQUEST);
     headers.push('Host', origin.host);
     if (body.length > 0 || request.headers['content-length'] !== undefined) headers.push('Content-Length', String(body.length));
     attempt(passage, headers, true);
+  }
+
+  /** Passes one request on, its body first read whole when it has one (a promise then, else nothing to wait for). */
+  return function forward(request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
+    const method = (request.method ?? 'GET').toUpperCase();
+    const url = request.url ?? '/';
+    const mark = url.indexOf('?');
+    const passage: Passage = {
+      id: writer.begin(), started: performance.now(), method, url, path: mark === -1 ? url : url.slice(0, mark), body: EMPTY, response,
+      answerBytes: null, answerHeaders: {}, upstreamStatus: null, finished: false,
+      exchanged: { wall: Date.now(), method, url, headers: request.headers, requestBody: null, status: null, answerBody: null, upstream: null, error: null, durationMs: 0, findings: [] },
+    };
+    const body = bodyOf(request);
+    if (Buffer.isBuffer(body)) return void pass(passage, request, body);
+    return body.then((read) => pass(passage, request, read));
   };
 }

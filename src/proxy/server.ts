@@ -73,11 +73,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       server = createServer({ keepAliveTimeout: 65_000 }, (request: IncomingMessage, response: ServerResponse) => {
         const url = request.url ?? '/';
         if (url === OWN_PREFIX || url.startsWith(`${OWN_PREFIX}/`) || url.startsWith(`${OWN_PREFIX}?`)) return handler(request, response);
-        forward(request, response).catch((error: unknown) => {
+        const failed = (error: unknown) => {
           options.log(`proxy: ${(error as Error).message}`);
           if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal', message: 'the proxy failed; see its log' }));
           else response.destroy();
-        });
+        };
+        try {
+          forward(request, response)?.catch(failed);
+        } catch (error) {
+          failed(error);
+        }
       });
       return server;
     },
