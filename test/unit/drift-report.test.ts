@@ -159,7 +159,7 @@ describe('docs/proxy.md', () => {
   it('the accept file shown there is one the command takes', () => {
     const [sample] = readmeBlocks({ file: 'docs/proxy.md', heading: '### The accept file' }, 'json');
     expect(parseAcceptText(sample ?? '', 'docs/proxy.md').map((rule) => [rule.operation, rule.kind, rule.path])).toEqual([
-      ['createInvoice', 'null', '/data/pix'], ['getTransaction', 'format', '/data/created_at'],
+      ['searchTransaction', 'unknown-field', '/antifraud'], ['searchTransaction', 'format', '/createdAt'],
     ]);
   });
 });
