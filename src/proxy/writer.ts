@@ -4,7 +4,7 @@
 // store gives ids in the order entries are appended, so entries are handed to serve's recorder in id
 // order: one that ends early waits for those begun before it (at most --timeout).
 import type { JournalRecorder } from '../server/journal/recorder.js';
-import { createRecorder, FLUSH_MS } from '../server/journal/recorder.js';
+import { createRecorder } from '../server/journal/recorder.js';
 import type { NewJournalEntry } from '../server/store/port.js';
 import type { JournalFile } from '../server/store/index.js';
 import { PROXY_COMPANY } from './journal.js';
@@ -24,8 +24,8 @@ const failedEntry = (error: unknown): NewJournalEntry => ({
   duration_ms: 0, request_body: null, response_body: null, detail: JSON.stringify({ error: `the entry could not be made: ${(error as Error).message}`, upstream: null, findings: [] }),
 });
 
-export async function createWriter(store: JournalFile, keep: number, log: (line: string) => void, flushMs = FLUSH_MS): Promise<ProxyWriter> {
-  const recorder = createRecorder({ journal: store }, keep, (error) => log(`journal: ${(error as Error).message}`), log, flushMs);
+export async function createWriter(store: JournalFile, keep: number, log: (line: string) => void): Promise<ProxyWriter> {
+  const recorder = createRecorder({ journal: store }, keep, (error) => log(`journal: ${(error as Error).message}`), log);
   let next = (await store.last(PROXY_COMPANY)) + 1;
   // (ids given after the newest entry: a clear keeps the count, and an entry lost takes its id)
   const state = await store.state(PROXY_COMPANY);

@@ -30,12 +30,10 @@ export interface JournalRecorder {
 }
 
 /**
- * `flushMs`: how long an entry of a read waits for its batch (`pinvoice proxy` writes smaller batches
- * more often: on a small machine a batch's burst on the writer's thread is felt by the answers).
  * logError hears an error the store refuses a batch for; tell hears, a line each, that entries began to wait
  * for a store fault (a full disk) and that they are saved again: once each, not per batch.
  */
-export function createRecorder(store: { readonly journal: JournalStore }, keep: number, logError: (error: unknown) => void, tell: (line: string) => void = () => undefined, flushMs = FLUSH_MS): JournalRecorder {
+export function createRecorder(store: { readonly journal: JournalStore }, keep: number, logError: (error: unknown) => void, tell: (line: string) => void = () => undefined): JournalRecorder {
   let buffer: NewJournalEntry[] = [];
   let waiting: StoreFault | undefined;
   const lost = new Map<number, number>();
@@ -115,7 +113,7 @@ export function createRecorder(store: { readonly journal: JournalStore }, keep: 
       if (soon) changes = true;
       if (soon && listeners.size > 0) soonAfter();
       else if (timer === undefined) {
-        timer = setTimeout(background, flushMs);
+        timer = setTimeout(background, FLUSH_MS);
         timer.unref();
       }
     },
