@@ -3,6 +3,7 @@
 // redactor (the bodies) and its header allow-list (the token kept as its hint).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Finding } from '../api/findings.js';
+import { operationAt } from '../api/operation-at.js';
 import { maskToken } from '../domain/secrets.js';
 import { keptHeaders } from '../server/journal/capture.js';
 import { capped, redactedText } from '../server/journal/redact.js';
@@ -29,9 +30,14 @@ export interface Exchanged {
   findings: Finding[];
 }
 
+/** The operations whose answer is a charge's record (or `{data: record}`): another's `id` (Company Infos') is no charge. */
+const RECORD_ANSWERS = new Set(['createInvoice', 'searchTransaction', 'getTransaction', 'createRefund', 'activate3ds']);
+
 /** The charge a record's JSON text names first (`{"id":42,…`, `{"data":{"id":42,…`, whitespace allowed). */
-function recordId(text: string | null): number | undefined {
+function recordId(method: string, path: string, text: string | null): number | undefined {
   if (text === null) return undefined;
+  const operation = operationAt(method, path)?.id;
+  if (operation === undefined || !(RECORD_ANSWERS.has(operation) || operation.startsWith('sandbox_'))) return undefined;
   const match = /^\s*\{\s*(?:"data"\s*:\s*\{\s*)?"id"\s*:\s*(\d{1,15})\s*[,}]/.exec(text.slice(0, 80));
   return match ? Number(match[1]) : undefined;
 }
@@ -80,7 +86,8 @@ export function proxyEntry(exchange: Exchanged): NewJournalEntry {
   const bearer = /^Bearer\s+(\S+)/i.exec(exchange.headers.authorization ?? '')?.[1];
   const hint = bearer === undefined ? null : maskToken(bearer);
   const key = exchange.headers['idempotency-key'];
-  const touched = exchange.status !== null && exchange.status < 300 ? recordId(exchange.answerBody) : undefined;
+  const path = mark === -1 ? exchange.url : exchange.url.slice(0, mark);
+  const touched = exchange.status !== null && exchange.status < 300 ? recordId(exchange.method, path, exchange.answerBody) : undefined;
   const problems = exchange.findings.filter((finding) => finding.kind === 'request').map((finding) => ({ path: finding.path, message: finding.expected }));
   const detail = {
     query: mark === -1 ? {} : queryOf(exchange.url.slice(mark + 1)),
@@ -99,7 +106,7 @@ export function proxyEntry(exchange: Exchanged): NewJournalEntry {
     sandbox_at: exchange.wall,
     direction: 'in',
     method: exchange.method,
-    path: mark === -1 ? exchange.url : exchange.url.slice(0, mark),
+    path,
     status: exchange.status,
     invoice_id: touched ?? null,
     duration_ms: Math.round(exchange.durationMs * 100) / 100,

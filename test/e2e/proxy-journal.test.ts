@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE } from '../support/engine.js';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { removeWorkDirs } from '../support/processes.js';
-import { ENTRY, own, raw, rig, stopProxies, type Rig } from '../support/proxy.js';
+import { ENTRY, entryOf, own, raw, rig, stopProxies, type Rig } from '../support/proxy.js';
 
 afterAll(async () => {
   await stopProxies();
@@ -45,6 +45,15 @@ describe.runIf(ENGINE === 'sqlite')('the proxy journal bound', () => {
     expect(report.body.groups).toEqual(expect.arrayContaining([expect.objectContaining({ operation: 'searchTransaction', kind: 'format', path: '/createdAt', count: 3, entry_ids: [3, 4, 5] })]));
     const refused = await fetch(`${setup.proxy.url}/_pinvoice/drift`);
     expect(refused.status).toBe(401);
+  });
+
+  it("names the charge a record's answer is of, and no charge for Company Infos' {data: {id}}", async () => {
+    const record = setup.gateway.addRecord();
+    const read = await raw(`${setup.proxy.url}/api/v2/invoices?id=${record.id}`, { headers: setup.auth });
+    const company = await raw(`${setup.proxy.url}/api/v2/company`, { headers: setup.auth });
+    expect(company.status).toBe(200);
+    expect((await entryOf(setup.proxy, Number(read.headers[ENTRY]))).invoice_ids).toEqual([record.id]);
+    expect((await entryOf(setup.proxy, Number(company.headers[ENTRY]))).invoice_ids).toEqual([]);
   });
 });
 
