@@ -52,16 +52,19 @@ export interface ProxyJournal {
   close(): Promise<void>;
 }
 
-/** Opens an existing journal file to read it, as it is (a proxy may be writing it meanwhile). */
-export function openProxyJournal(file: string): Promise<ProxyJournal> {
-  if (!existsSync(file)) return Promise.reject(new JournalFileError(`${file}: no such journal file (a proxy writes one: pinvoice proxy --to ORIGIN --journal FILE)`));
-  let reads: ReturnType<typeof readJournalAt>;
+/** An existing journal file opened read-only, as it is (a proxy may be writing it meanwhile); a JournalFileError says why not. */
+export function readJournalFile(file: string): ReturnType<typeof readJournalAt> {
+  if (!existsSync(file)) throw new JournalFileError(`${file}: no such journal file (a proxy writes one: pinvoice proxy --to ORIGIN --journal FILE)`);
   try {
-    reads = readJournalAt(file);
+    return readJournalAt(file);
   } catch (error) {
-    return Promise.reject(new JournalFileError(`${file} cannot be read as a pinvoice proxy journal: ${(error as Error).message}`));
+    throw new JournalFileError(`${file} cannot be read as a pinvoice proxy journal: ${(error as Error).message}`);
   }
-  return Promise.resolve(proxyJournal(reads));
+}
+
+/** Opens an existing journal file to read it, as the proxy's entries. */
+export async function openProxyJournal(file: string): Promise<ProxyJournal> {
+  return proxyJournal(readJournalFile(file));
 }
 
 /** The one company's part of a journal's reads, as the proxy's entries. */

@@ -5,9 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { JournalEntry, JournalPage } from '../api/journal.js';
 import { getJournalEntry, listJournal, type JournalContext } from '../server/journal/handlers.js';
 import type { JournalRecorder } from '../server/journal/recorder.js';
-import { readJournalAt } from '../server/store/index.js';
-import { chargeFinder, JournalFileError, PROXY_COMPANY } from './journal.js';
-import { existsSync } from 'node:fs';
+import { chargeFinder, PROXY_COMPANY, readJournalFile } from './journal.js';
 
 /** Reads only: what is on the file is all there is, nothing is buffered. */
 const READER: JournalRecorder = {
@@ -25,13 +23,7 @@ export interface LocalJournal {
 }
 
 export function openLocalJournal(file: string): LocalJournal {
-  if (!existsSync(file)) throw new JournalFileError(`${file}: no such journal file (a proxy writes one: pinvoice proxy --to ORIGIN --journal FILE)`);
-  let reads: ReturnType<typeof readJournalAt>;
-  try {
-    reads = readJournalAt(file);
-  } catch (error) {
-    throw new JournalFileError(`${file} cannot be read as a pinvoice proxy journal: ${(error as Error).message}`);
-  }
+  const reads = readJournalFile(file);
   const ctx: JournalContext = {
     journal: READER,
     store: { journal: { ...reads, clear: () => Promise.reject(new Error('read-only')) } },
