@@ -156,6 +156,28 @@ describe('the journal store', () => {
     expect((await journal.get(a, rows[2]!.id))?.response_body).toBe(record.toString());
   });
 
+  it("reads back a detail's shared members inside its detail (a proxy's findings), the same for every entry that shares them, repeats included", async () => {
+    await journal.clear(a);
+    const findings = Buffer.from('"findings":[{"kind":"unknown-field","path":"/fee/spreadPercentage","seen":"number"}]');
+    const members = findings.toString();
+    const record = Buffer.from('{"id":7,"status":"pending"}');
+    const poll = (n: number, detail = '{"upstream":{"status":200}}') => entry(a, '/api/v2/invoices', { response_body: record, duration_ms: n, detail, detail_shared: findings });
+    await journal.append([poll(1), poll(2), poll(3, '{"query":{"id":"8"}}'), entry(a, '/none', { detail: '{}', detail_shared: findings }), entry(a, '/plain')], 100);
+    await journal.append([poll(4)], 100);
+    const rows = await journal.list(a, {}, 0, 100);
+    expect(rows.map((row) => [row.path, row.duration_ms, row.detail])).toEqual([
+      ['/api/v2/invoices', 1, `{"upstream":{"status":200},${members}}`],
+      ['/api/v2/invoices', 2, `{"upstream":{"status":200},${members}}`],
+      ['/api/v2/invoices', 3, `{"query":{"id":"8"},${members}}`],
+      ['/none', 1.25, `{${members}}`],
+      ['/plain', 1.25, '{}'],
+      ['/api/v2/invoices', 4, `{"upstream":{"status":200},${members}}`],
+    ]);
+    expect(rows.map((row) => (JSON.parse(row.detail) as { findings?: unknown[] }).findings?.length)).toEqual([1, 1, 1, 1, undefined, 1]);
+    for (const row of rows) expect(await journal.get(a, row.id)).toEqual(row);
+    expect(rows[0]).not.toHaveProperty('detail_shared');
+  });
+
   it('reads back every body exactly, whatever its text: accents and emoji, empty, quotes and escapes, repeated; a lone surrogate as U+FFFD', async () => {
     await journal.clear(a);
     const bodies: (string | null)[] = ['{"payer":{"name":"Conceição 😀"}}', '', '"\\u0000\n"', '\ud800 alone', 'a\u2028b', null, '{"payer":{"name":"Conceição 😀"}}', 'x'.repeat(70_000)];
@@ -231,6 +253,37 @@ describe.skipIf(ENGINE !== 'sqlite')('a batch of polls in the journal file', () 
       file.close();
       expect(kept.map((row) => row.length)).toEqual([13, 3, 3, 13, 13, 3]);
       expect(kept[1]).toEqual([given[1]!.at, given[1]!.sandbox_at, 2]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(ENGINE !== 'sqlite')("a detail's shared members in the journal file", () => {
+  it('are kept once, by ref beside the shared answers, not in each entry of the batch (journal version 6)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-shared-detail-'));
+    try {
+      const db = join(dir, 'p.db');
+      const findings = Buffer.from(`"findings":${JSON.stringify(Array.from({ length: 20 }, (_, k) => ({ kind: 'unknown-field', path: `/member${k}`, seen: 'string' })))}`);
+      const record = Buffer.from('{"id":7,"status":"pending"}');
+      const store = openStore(db);
+      try {
+        await store.journal.append(Array.from({ length: 10 }, (_, k) => entry(1, '/api/v2/invoices', { response_body: record, detail: `{"query":{"id":"${k}"}}`, detail_shared: findings })), 100);
+      } finally {
+        await store.close();
+      }
+      const file = new Database(`${db}-requests`, { readonly: true });
+      const batch = file.prepare('SELECT entries, bodies FROM journal_batches').get() as { entries: string; bodies: string | Buffer | null };
+      const kept = file.prepare('SELECT ref, body FROM journal_bodies').all() as { ref: string; body: Buffer }[];
+      const version = file.pragma('user_version', { simple: true });
+      file.close();
+      expect(version).toBe(6);
+      expect(kept.filter((row) => row.body.equals(findings))).toHaveLength(1);
+      const ref = kept.find((row) => row.body.equals(findings))?.ref;
+      const rows = JSON.parse(batch.entries) as unknown[][];
+      expect(rows.every((row) => row[13] === ref)).toBe(true);
+      expect(batch.entries).not.toContain('member1');
+      expect(String(batch.bodies ?? '')).not.toContain('member1');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

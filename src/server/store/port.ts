@@ -353,10 +353,25 @@ export interface NewJournalEntry {
    * what is the same for every request of one client (its headers, its token) is the same text
    */
   detail: string;
+  /**
+   * more members of `detail` that many entries share, as JSON members text (`"findings":[…]`, a
+   * proxy's findings of a polled record): kept once by a store that can (SQLite names it by ref, as
+   * it does a shared answer), written into the detail by one that cannot; a read gives them inside
+   * `detail` (entryDetail). The same Buffer for the same members: the store keeps one per Buffer.
+   */
+  detail_shared?: Buffer;
 }
 
-export interface JournalRow extends NewJournalEntry {
+export interface JournalRow extends Omit<NewJournalEntry, 'detail_shared'> {
   id: number;
+}
+
+/** An entry's whole detail: its own members and those it shares (NewJournalEntry.detail_shared), one JSON object. */
+export function entryDetail(detail: string, shared: string | Buffer | null | undefined): string {
+  if (shared === null || shared === undefined) return detail;
+  const own = detail.trimEnd();
+  const members = own.slice(0, -1).trimEnd();
+  return `${members}${members.endsWith('{') ? '' : ','}${shared.toString()}}`;
 }
 
 /** Which entries of a company a list asks for; every member given narrows it (AND). */

@@ -3,7 +3,7 @@
 // counted by journal_state.last_id in the statement that counts a batch's entries anyway. A batch takes
 // the journal's advisory lock first, so ids commit in the order they were given: a reader that saw
 // entry n never sees an entry below n appear later (a cursor misses nothing).
-import type { JournalFilter, JournalReads, JournalRow, JournalState, JournalStore } from '../port.js';
+import { entryDetail, type JournalFilter, type JournalReads, type JournalRow, type JournalState, type JournalStore, type NewJournalEntry } from '../port.js';
 import { RESET_JOURNAL } from '../clear-charges.js';
 import type { Row } from '../rows.js';
 import { prepared, type Queryable } from './repos.js';
@@ -101,7 +101,10 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
       const ids = entries.map((entry) => (counted.get(entry.company_id) as { next: number }).next++);
       // one INSERT for the batch: a column of values each
       // (an answer's bytes become its text: a Buffer would go as bytea's hex)
-      const columns = JOURNAL_COLUMNS.map((column) => (column === 'id' ? ids : entries.map((entry) => (Buffer.isBuffer(entry[column]) ? entry[column].toString() : entry[column]))));
+      // (a detail's shared members written into it: an entry a row has nowhere to name them once)
+      const value = (entry: NewJournalEntry, column: Exclude<(typeof JOURNAL_COLUMNS)[number], 'id'>) =>
+        column === 'detail' ? entryDetail(entry.detail, entry.detail_shared) : Buffer.isBuffer(entry[column]) ? entry[column].toString() : entry[column];
+      const columns = JOURNAL_COLUMNS.map((column) => (column === 'id' ? ids : entries.map((entry) => value(entry, column))));
       const types = ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text'];
       await run(
         `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})

@@ -35,11 +35,12 @@ const journalFault = (error: unknown, file: string): unknown => {
 const RESEND_MS = 10_000;
 
 /**
- * Splits a batch into the rows to insert and the answers to keep once. An answer given as a Buffer is
- * one the server keeps and hands out again (a charge's record, read many times): the same buffer gets
- * one ref for this process (refs of several processes on one file never meet), sent with its bytes the
- * first time (and again every 10 s), by name after. The main thread thus neither copies a polled
- * record into every entry nor hands it to the writer again.
+ * Splits a batch into the rows to insert and the bodies to keep once. An answer given as a Buffer is
+ * one the server keeps and hands out again (a charge's record, read many times), and so are a detail's
+ * shared members (a proxy's findings of that record): the same buffer gets one ref for this process
+ * (refs of several processes on one file never meet), sent with its bytes the first time (and again
+ * every 10 s), by name after. The main thread thus neither copies a polled record, nor its findings,
+ * into every entry, nor hands them to the writer again.
  */
 function bodySharing() {
   const sent = new WeakMap<Buffer, { ref: string; at: number }>();
@@ -48,14 +49,12 @@ function bodySharing() {
   return (entries: NewJournalEntry[]): { rows: JournalInsert[]; bodies: SharedBody[] } => {
     const now = Date.now();
     const bodies: SharedBody[] = [];
-    const rows = insertRows(entries, (entry) => {
-      const answer = entry.response_body;
-      if (!Buffer.isBuffer(answer)) return null;
-      let known = sent.get(answer);
+    const rows = insertRows(entries, (body) => {
+      let known = sent.get(body);
       if (!known || now - known.at > RESEND_MS) {
         known = { ref: known?.ref ?? `${nonce}.${++count}`, at: now };
-        sent.set(answer, known);
-        bodies.push({ ref: known.ref, body: answer });
+        sent.set(body, known);
+        bodies.push({ ref: known.ref, body });
       }
       return known.ref;
     });

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { pathMatcher } from '../../../base/glob.js';
 import { createPrivateFile } from '../../../base/private-file.js';
 import { RESET_JOURNAL } from '../clear-charges.js';
-import type { JournalFilter, JournalReads, JournalRow, JournalState, NewJournalEntry } from '../port.js';
+import { entryDetail, type JournalFilter, type JournalReads, type JournalRow, type JournalState, type NewJournalEntry } from '../port.js';
 import type { Db } from './database.js';
 
 /**
@@ -26,6 +26,8 @@ import type { Db } from './database.js';
  * journal_bodies holds answers that many entries share, once: a charge polled a thousand times answers
  * the same record, which the server keeps as one buffer; its entries name it by ref (journal-file.ts),
  * `batch` is the newest batch that names it, and a body whose batch is gone is removed a minute later.
+ * The members of a detail that many entries share (a proxy's findings of that record) are kept there
+ * too, by their own ref (version 6): a batch of polls then hands the writer neither copy.
  *
  * A batch's request and answer bodies are kept beside its JSON, one after the other in `bodies`, each
  * named in the JSON by its length (keptAside): a body is JSON text, full of quotes, and escaping it
@@ -36,8 +38,11 @@ import type { Db } from './database.js';
  * file is a seventh of the size (10,000 creates: 37.8 → 5.3 MB). The writer's thread pays about what
  * the pages saved had cost it (a create's entry: 66 → 68–70 CPU-µs), and a list reads as fast.
  */
-export const JOURNAL_VERSION = 5;
-/** The oldest journal this one reads as it is: version 5 only adds details kept aside, which version 4 never wrote. */
+export const JOURNAL_VERSION = 6;
+/**
+ * The oldest journal this one reads as it is: version 5 only adds details kept aside, and version 6 a
+ * detail's shared members named by ref (DETAIL_REF), which version 4 never wrote.
+ */
 export const JOURNAL_READS_FROM = 4;
 export const JOURNAL_SCHEMA = `
   CREATE TABLE IF NOT EXISTS journal_batches (
@@ -133,7 +138,7 @@ function makeJournalTables(db: Db): string | undefined {
 export type JournalEntryRow = [
   company_id: number, at: number, sandbox_at: number, direction: NewJournalEntry['direction'], method: string, path: string | Same,
   status: number | null, invoice_id: number | null, duration_ms: number, request_body: string | null | Same, response_body: string | null,
-  detail: string | Same, response_ref: string | null,
+  detail: string | Same, response_ref: string | null, detail_ref?: string,
 ];
 /**
  * An entry that is the company's entry before it in the batch again but for its times: a client
@@ -154,31 +159,35 @@ const REQUEST = 9;
 const ANSWER = 10;
 const DETAIL = 11;
 const REF = 12;
+/** (version 6) the ref of the detail's shared members, in journal_bodies; absent when it has none */
+const DETAIL_REF = 13;
 /** (an entry read back, its SAMEs resolved) */
-type StoredEntry = [number, number, number, NewJournalEntry['direction'], string, string, number | null, number | null, number, string | null, string | null, string, string | null];
+type StoredEntry = [number, number, number, NewJournalEntry['direction'], string, string, number | null, number | null, number, string | null, string | null, string, string | null, string?];
 
 /**
- * The rows of a batch's entries, given in order: each answer kept inline, or (a shared body's) named
- * by the ref `share` gives it; what repeats the company's entry before is SAME, and an entry that
- * repeats it whole but for its times is a JournalRepeat.
+ * The rows of a batch's entries, given in order: each answer kept inline, or (a shared body's, a
+ * Buffer) named by the ref `share` gives it, as the shared members of a detail are; what repeats the
+ * company's entry before is SAME, and an entry that repeats it whole but for its times is a JournalRepeat.
  */
-export function insertRows(entries: readonly NewJournalEntry[], share: (entry: NewJournalEntry) => string | null): JournalInsert[] {
+export function insertRows(entries: readonly NewJournalEntry[], share: (body: Buffer) => string): JournalInsert[] {
   const before = new Map<number, { entry: NewJournalEntry; ref: string | null }>();
   return entries.map((entry): JournalInsert => {
-    const ref = share(entry);
+    const ref = Buffer.isBuffer(entry.response_body) ? share(entry.response_body) : null;
     const previous = before.get(entry.company_id);
     before.set(entry.company_id, { entry, ref });
     const last = previous?.entry;
     if (last && previous.ref === ref && (ref !== null || (last.response_body === null && entry.response_body === null)) && last.path === entry.path
       && last.status === entry.status && last.invoice_id === entry.invoice_id && last.request_body === entry.request_body && last.detail === entry.detail
-      && last.method === entry.method && last.direction === entry.direction) {
+      && last.detail_shared === entry.detail_shared && last.method === entry.method && last.direction === entry.direction) {
       return [entry.company_id, entry.at, entry.sandbox_at, entry.duration_ms];
     }
     const answer = ref === null && entry.response_body !== null ? entry.response_body.toString() : null;
-    return [
+    const row: JournalEntryRow = [
       entry.company_id, entry.at, entry.sandbox_at, entry.direction, entry.method, last?.path === entry.path ? SAME : entry.path, entry.status, entry.invoice_id, entry.duration_ms,
       entry.request_body !== null && last?.request_body === entry.request_body ? SAME : entry.request_body, answer, last?.detail === entry.detail ? SAME : entry.detail, ref,
     ];
+    if (entry.detail_shared !== undefined) row.push(share(entry.detail_shared));
+    return row;
   });
 }
 
@@ -304,7 +313,7 @@ export function createJournalReads(db: Db): JournalReads {
       duration_ms: row[8],
       request_body: row[REQUEST],
       response_body: row[REF] === null ? row[10] : answer(row[REF]),
-      detail: row[DETAIL],
+      detail: row[DETAIL_REF] === undefined ? row[DETAIL] : entryDetail(row[DETAIL], answer(row[DETAIL_REF])),
     });
   };
   const windowStart = (companyId: number) => state.get(companyId)?.dropped_upto ?? 0;
@@ -440,6 +449,7 @@ export function createJournalWrites(db: Db): JournalWrites {
         if (row.length === REPEAT) continue; // (its charge and answer are the row's before)
         if (row[INVOICE] !== null) invoices.add(row[INVOICE]);
         if (row[REF] !== null) refs.add(row[REF]);
+        if (row[DETAIL_REF] !== undefined) refs.add(row[DETAIL_REF]);
       }
       for (const invoice of invoices) charged.run(companyId, invoice, id);
       for (const ref of refs) named.run(batch, ref);
