@@ -53,9 +53,12 @@ export function queryFindings(operation: Operation, query: URLSearchParams): Dif
   });
 }
 
+const statuses = new WeakMap<Operation, number[]>();
+
 /** A status the operation table does not give for the operation: a `status-code` finding. */
 export function statusFinding(operation: Operation, status: number): Difference | undefined {
-  const given = answerStatuses(operation);
+  let given = statuses.get(operation);
+  if (given === undefined) statuses.set(operation, (given = answerStatuses(operation)));
   return given.includes(status) ? undefined : difference('status-code', '', `one of ${given.join(', ')}`, String(status));
 }
 

@@ -17,12 +17,22 @@ const TEMPLATES: Template[] = (OPERATIONS as readonly Operation[])
   })
   .sort((a, b) => b.literals - a.literals);
 
+/** The answers given (the proxy asks for every exchange, of a few paths most often), at most 1,024: then begun anew. */
+const found = new Map<string, Operation | null>();
+const FOUND_KEPT = 1024;
+
 /** The operation `method path` is (path without its query), or undefined when it is none of the table's. */
 export function operationAt(method: string, path: string): Operation | undefined {
   const upper = method.toUpperCase();
   const wanted = upper === 'HEAD' ? 'GET' : upper;
+  const key = `${wanted} ${path}`;
+  const known = found.get(key);
+  if (known !== undefined) return known ?? undefined;
   const segments = path.split('/').filter((segment) => segment !== '');
-  return TEMPLATES.find(({ operation, segments: template }) =>
+  const operation = TEMPLATES.find(({ operation, segments: template }) =>
     operation.method === wanted && template.length === segments.length
     && template.every((segment, i) => segment.startsWith('{') ? segments[i] !== '' : segment === segments[i]))?.operation;
+  if (found.size >= FOUND_KEPT) found.clear();
+  found.set(key, operation ?? null);
+  return operation;
 }

@@ -10,6 +10,7 @@ import { operationAt } from '../api/operation-at.js';
 import type { Operation } from '../api/operations.js';
 import { Transaction } from '../api/schemas.js';
 import { shapeOf } from '../api/shape-sample.js';
+import { TextLru } from '../base/text-lru.js';
 import { errorBodyHasMessage } from '../client/read/error-body.js';
 import type { Exchange } from './forward.js';
 
@@ -23,7 +24,7 @@ const CACHED_BODY_CHARS = 64 * 1024;
 const CONTEXTS_PER_BODY = 16;
 type Made = { request: Difference[]; answer: Difference[] };
 /** By answer body (hashed as it is, not copied into a longer key), then by what else decides the findings. */
-const cache = new Map<string, Map<string, Made>>();
+const cache = new TextLru<Map<string, Made>>(CACHE_SIZE);
 
 type Parsed = { json: true; value: unknown } | { json: false };
 function parse(text: string): Parsed {
@@ -67,10 +68,6 @@ function bodyFindings(op: Operation, exchange: Exchange, head: boolean): Made {
   const context = `${op.id} ${byId ? 1 : 0} ${status ?? '-'} ${head ? 1 : 0} ${exchange.answerBody === null ? 0 : 1} ${exchange.requestBody ?? ''}`;
   const entries = cache.get(body);
   const cached = entries?.get(context);
-  if (entries) {
-    cache.delete(body); // most recently used last
-    cache.set(body, entries);
-  }
   if (cached) return cached;
   const made = {
     request: checkRequest(op, exchange.requestBody),
@@ -81,7 +78,6 @@ function bodyFindings(op: Operation, exchange: Exchange, head: boolean): Made {
     entries.set(context, made);
     if (entries.size > CONTEXTS_PER_BODY) entries.delete(entries.keys().next().value as string);
   } else cache.set(body, new Map([[context, made]]));
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return made;
 }
 
@@ -94,7 +90,7 @@ export function checkExchange(exchange: Exchange): Finding[] {
   const around = status === null ? [] : [statusFinding(op, status), ...headerFindings(exchange.answerHeaders)].filter((found) => found !== undefined);
   const finding = (direction: Finding['direction']) => (found: Difference): Finding =>
     ({ severity: found.severity, kind: found.kind, operation: op.id, direction, status, path: found.path, expected: found.expected, seen: found.seen });
-  const asked = queryFindings(op, exchange.query);
+  const asked = askedOf(op, exchange.query);
   // the usual exchange (nothing in its query, status or headers): the same list as the last time its
   // bodies were seen, so that the journal writes its JSON once (proxy/entry.ts)
   const plain = asked.length === 0 && around.length === 0;
@@ -105,6 +101,16 @@ export function checkExchange(exchange: Exchange): Finding[] {
     if (!whole.has(request)) whole.set(request, new WeakMap());
     whole.get(request)?.set(answer, found);
   }
+  return found;
+}
+
+/** queryFindings, once per query object: the proxy hands the same one for the same request line (forward.ts). */
+const asks = new WeakMap<URLSearchParams, { op: Operation; found: Difference[] }>();
+function askedOf(op: Operation, query: URLSearchParams): Difference[] {
+  const known = asks.get(query);
+  if (known?.op === op) return known.found;
+  const found = queryFindings(op, query);
+  asks.set(query, { op, found });
   return found;
 }
 

@@ -8,6 +8,7 @@ import { maskToken } from '../domain/secrets.js';
 import { keptHeaders } from '../server/journal/capture.js';
 import { capped, redactedText } from '../server/journal/redact.js';
 import type { NewJournalEntry } from '../server/store/port.js';
+import { TextLru } from '../base/text-lru.js';
 import { PROXY_COMPANY } from './journal.js';
 
 export interface Exchanged {
@@ -42,13 +43,17 @@ function recordId(method: string, path: string, text: string | null): number | u
   return match ? Number(match[1]) : undefined;
 }
 
-/** The query as serve's entries keep it: each name once, a repeated one as a list. */
+/** The query as serve's entries keep it: each name once, a repeated one as a list (the last few hundred kept: a poller's). */
+const queries = new TextLru<Record<string, string | string[]>>(256);
 function queryOf(search: string): Record<string, string | string[]> {
+  const known = queries.get(search);
+  if (known !== undefined) return known;
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of new URLSearchParams(search)) {
     const had = query[name];
     query[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
   }
+  queries.set(search, query);
   return query;
 }
 
@@ -59,26 +64,25 @@ function queryOf(search: string): Record<string, string | string[]> {
  * with serve's own kept records). Answers only: a request's body, which may hold a card, is not kept
  * past its exchange.
  */
-const REDACTED_KEPT = 256;
-const redactions = new Map<string, Buffer>();
+const redactions = new TextLru<Buffer>(256);
 function redactedAnswer(text: string | null): string | Buffer | null {
   if (text === null) return null;
   if (text.length > 16_384) return capped(redactedText(text));
   let kept = redactions.get(text);
-  if (kept === undefined) {
-    kept = Buffer.from(redactedText(text));
-    if (redactions.size >= REDACTED_KEPT) redactions.delete(redactions.keys().next().value as string);
-  } else redactions.delete(text); // (to the end: the least recently used go first)
-  redactions.set(text, kept);
+  if (kept === undefined) redactions.set(text, (kept = Buffer.from(redactedText(text))));
   return kept;
 }
 
-/** The findings' JSON, made once per list: the checks answer the same list for the same answer. */
-const findingsText = new WeakMap<readonly Finding[], string>();
-function findingsJson(findings: readonly Finding[]): string {
-  let text = findingsText.get(findings);
-  if (text === undefined) findingsText.set(findings, (text = JSON.stringify(findings)));
-  return text;
+/**
+ * The findings as the detail's shared members (`"findings":[…]`), one Buffer per list: the checks
+ * answer the same list for the same answer, and the journal then keeps it once and names it in each
+ * entry (a polled record's 20-odd findings are 5 KB an entry otherwise, copied to the writer each time).
+ */
+const findingsKept = new WeakMap<readonly Finding[], Buffer>();
+function sharedFindings(findings: readonly Finding[]): Buffer {
+  let kept = findingsKept.get(findings);
+  if (kept === undefined) findingsKept.set(findings, (kept = Buffer.from(`"findings":${JSON.stringify(findings)}`)));
+  return kept;
 }
 
 export function proxyEntry(exchange: Exchanged): NewJournalEntry {
@@ -89,6 +93,7 @@ export function proxyEntry(exchange: Exchanged): NewJournalEntry {
   const path = mark === -1 ? exchange.url : exchange.url.slice(0, mark);
   const touched = exchange.status !== null && exchange.status < 300 ? recordId(exchange.method, path, exchange.answerBody) : undefined;
   const problems = exchange.findings.filter((finding) => finding.kind === 'request').map((finding) => ({ path: finding.path, message: finding.expected }));
+  const shared = exchange.findings.length === 0 ? undefined : sharedFindings(exchange.findings);
   const detail = {
     query: mark === -1 ? {} : queryOf(exchange.url.slice(mark + 1)),
     headers: keptHeaders(exchange.headers, hint === null ? undefined : `Bearer ${hint}`),
@@ -112,6 +117,8 @@ export function proxyEntry(exchange: Exchanged): NewJournalEntry {
     duration_ms: Math.round(exchange.durationMs * 100) / 100,
     request_body: exchange.requestBody === null ? null : capped(redactedText(exchange.requestBody)),
     response_body: redactedAnswer(exchange.answerBody),
-    detail: `${JSON.stringify(detail).slice(0, -1)},"findings":${findingsJson(exchange.findings)}}`,
+    // (none: said in the entry's own members; some: kept once, by the journal, for every entry with the same)
+    detail: JSON.stringify(shared ? detail : { ...detail, findings: [] }),
+    ...(shared && { detail_shared: shared }),
   };
 }

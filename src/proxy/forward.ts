@@ -15,6 +15,7 @@ import { ENTRY_HEADER, READ_METHODS, type ProxyErrorCode } from '../api/proxy.js
 import type { Finding } from '../api/findings.js';
 import { networkError } from '../client/http.js';
 import { spokenDuration } from '../base/spoken-duration.js';
+import { TextLru } from '../base/text-lru.js';
 import { proxyEntry, type Exchanged } from './entry.js';
 import { refusal, type GuardOptions } from './guard.js';
 import type { ProxyWriter } from './writer.js';
@@ -47,16 +48,19 @@ const DROPPED_FROM_REQUEST: ReadonlySet<string> = new Set(['host', 'content-leng
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /** Raw headers (name, value, name, value…) without the hop-by-hop ones, those the Connection header names included. */
-function endToEnd(raw: readonly string[], drop: ReadonlySet<string> = new Set()): string[] {
-  const named = new Set<string>();
+const NONE: ReadonlySet<string> = new Set();
+function endToEnd(raw: readonly string[], drop: ReadonlySet<string> = NONE): string[] {
+  let named: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]?.toLowerCase() === 'connection') for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
+    if (raw[i]?.toLowerCase() !== 'connection') continue;
+    named ??= new Set();
+    for (const token of (raw[i + 1] ?? '').split(',')) named.add(token.trim().toLowerCase());
   }
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] ?? '';
     const lower = name.toLowerCase();
-    if (!HOP_BY_HOP.has(lower) && !named.has(lower) && !drop.has(lower)) kept.push(name, raw[i + 1] ?? '');
+    if (!HOP_BY_HOP.has(lower) && !named?.has(lower) && !drop.has(lower)) kept.push(name, raw[i + 1] ?? '');
   }
   return kept;
 }
@@ -84,6 +88,47 @@ function decoded(body: Buffer | null, encoding: string | undefined): string | nu
   }
 }
 
+/**
+ * What the checks make of a request line (`GET /api/v2/invoices?id=7`), kept for the next exchange of
+ * the same: a client polls a few hundred of them in turn. Its query, parsed once (the checks then find
+ * their findings of it by identity), and the last answer's text: the same string again for the same
+ * bytes, so that a polled record is neither decoded nor hashed anew, and the checks' and redactions'
+ * caches find it by identity (bench/proxy.ts: a fifth of the proxy's own CPU went to decoding and
+ * hashing the same 3 KB record for every request). The bytes kept are a copy of their own, not a view
+ * of a socket's pool, and only of answers of at most 64 KiB.
+ */
+interface RequestLine {
+  query: URLSearchParams;
+  answer?: { bytes: Buffer; encoding: string | undefined; text: string | null };
+}
+const LINES_KEPT = 256;
+const ANSWER_KEPT_BYTES = 64 * 1024;
+
+function requestLines() {
+  const kept = new TextLru<RequestLine>(LINES_KEPT);
+  return (method: string, url: string): RequestLine => {
+    const key = `${method} ${url}`;
+    let line = kept.get(key);
+    if (line === undefined) {
+      const mark = url.indexOf('?');
+      kept.set(key, (line = { query: new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1)) }));
+    }
+    return line;
+  };
+}
+
+/** decoded(), the line's last answer's text when its bytes are the same. */
+function answerText(line: RequestLine, body: Buffer | null, encoding: string | undefined): string | null {
+  if (body === null || body.length > ANSWER_KEPT_BYTES) return decoded(body, encoding);
+  const last = line.answer;
+  if (last !== undefined && last.encoding === encoding && last.bytes.equals(body)) return last.text;
+  const text = decoded(body, encoding);
+  const bytes = Buffer.allocUnsafeSlow(body.length);
+  body.copy(bytes);
+  line.answer = { bytes, encoding, text };
+  return text;
+}
+
 /** Collects up to `cap` bytes; past it, only counts them (`whole` false). */
 function collector(cap: number) {
   const chunks: Buffer[] = [];
@@ -96,8 +141,8 @@ function collector(cap: number) {
     get size() {
       return size;
     },
-    /** the bytes, or null past the cap */
-    bytes: () => (size <= cap ? Buffer.concat(chunks, size) : null),
+    /** the bytes, or null past the cap (an answer in one chunk, most often: that chunk) */
+    bytes: () => (size > cap ? null : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)),
   };
 }
 
@@ -145,6 +190,7 @@ export function createForwarder(options: ForwardOptions) {
   const send = origin.protocol === 'https:' ? httpsRequest : httpRequest;
   const originText = origin.origin;
   const target = { protocol: origin.protocol, hostname: origin.hostname.replace(/^\[|\]$/g, ''), ...(origin.port !== '' && { port: origin.port }), agent: options.agent, setHost: false };
+  const lineOf = requestLines();
 
   /** Hands the ended exchange to the writer, its entry and checks made off the answer's path. */
   function finish(passage: Passage): void {
@@ -153,11 +199,11 @@ export function createForwarder(options: ForwardOptions) {
     const { exchanged, method, url, path, body } = passage;
     exchanged.durationMs = performance.now() - passage.started;
     writer.end(passage.id, () => {
-      const mark = url.indexOf('?');
+      const line = lineOf(method, url);
       exchanged.requestBody = body === undefined ? `[a body over ${MAX_REQUEST_BYTES} bytes]` : body.length === 0 ? null : body.toString('utf8');
-      exchanged.answerBody = decoded(passage.answerBytes, passage.answerHeaders['content-encoding']);
+      exchanged.answerBody = answerText(line, passage.answerBytes, passage.answerHeaders['content-encoding']);
       exchanged.findings = options.check({
-        method, path, query: new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1)), requestBody: exchanged.requestBody,
+        method, path, query: line.query, requestBody: exchanged.requestBody,
         status: passage.upstreamStatus, answerHeaders: passage.answerHeaders, answerBody: passage.upstreamStatus === null ? null : exchanged.answerBody,
       });
       return proxyEntry(exchanged);

@@ -51,4 +51,15 @@ describe.runIf(ENGINE === 'sqlite').each([['http', false], ['https', true]] as c
     const entry = await through(item);
     expect(entry.findings, `findings of ${item.method} ${item.path}`).toEqual([]);
   });
+
+  it('checks each answer of one request line for what it is: a record polled clean, then drifted, then clean again', async () => {
+    const clean = CLEAN.find((item) => item.name.startsWith('a pix record with every member')) as Planted;
+    const drifted = PLANTED.find((item) => item.name.startsWith('new-value: a status we do not know')) as Planted;
+    const line = { ...clean, path: '/api/v2/invoices?id=5201' };
+    const kinds = async (item: Planted) => ((await through({ ...item, path: line.path })).findings as { kind: string }[]).map((finding) => finding.kind);
+    expect(await kinds(line)).toEqual([]);
+    expect(await kinds(line)).toEqual([]);
+    expect(await kinds(drifted)).toContain('new-value');
+    expect(await kinds(line)).toEqual([]);
+  });
 });

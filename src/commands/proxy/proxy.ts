@@ -3,6 +3,7 @@
 // SIGINT or SIGTERM. stdout carries the `listening on <url>` line only; the rest goes to stderr.
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { envText, writeOwnerOnly, checkWritablePath } from '../../base/env-file.js';
 import { PrivateFileError } from '../../base/private-file.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
@@ -33,6 +34,18 @@ function maxAmount(flags: ProxyFlags): number | undefined {
   }
 }
 
+/**
+ * The process is the proxy's alone: V8's allocation-site pretenuring is turned off. Under a burst, the
+ * entries waiting for their batch (up to 100 ms) outlive a scavenge or two, V8 then allocates such
+ * objects in the old generation from the start, and after the burst every exchange's entry is garbage
+ * there: a full collection every second or two, each pausing the proxy 3 to 7 ms. bench/proxy.ts at a
+ * steady 500 req/s after bursts of 10,000 req/s, three runs each: p99 added 1.1–7.3 ms with it, 0.5–1.7
+ * ms without; the throughput is the same.
+ */
+function tuneCollector(): void {
+  setFlagsFromString('--no-allocation-site-pretenuring');
+}
+
 function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     process.once('SIGINT', resolve);
@@ -43,6 +56,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
 export async function proxy(flags: ProxyFlags): Promise<void> {
   const out = createOutput({});
   const cap = maxAmount(flags);
+  tuneCollector();
   const journalFile = flags.journal ?? defaultJournal(flags.to);
   if (flags.writeEnv !== undefined) checkWritablePath(flags.writeEnv, WRITE_ENV);
   if (!loopback(flags.host)) out.message(`pinvoice proxy: warning: listening on ${flags.host}, not loopback: whoever reaches it can send requests to ${flags.to.origin} with their own token${flags.allowWrites ? ', writes included' : ''}`);
