@@ -95,14 +95,14 @@ function decoded(body: Buffer | null, encoding: string | undefined): string | nu
  * bytes, so that a polled record is neither decoded nor hashed anew, and the checks' and redactions'
  * caches find it by identity (bench/proxy.ts: a fifth of the proxy's own CPU went to decoding and
  * hashing the same 3 KB record for every request). The bytes kept are a copy of their own, not a view
- * of a socket's pool, and only of answers of at most 64 KiB.
+ * of a socket's pool, and only of answers of at most 16 KiB (as the redactions kept): at most 8 MB in all.
  */
 interface RequestLine {
   query: URLSearchParams;
   answer?: { bytes: Buffer; encoding: string | undefined; text: string | null };
 }
 const LINES_KEPT = 256;
-const ANSWER_KEPT_BYTES = 64 * 1024;
+const ANSWER_KEPT_BYTES = 16 * 1024;
 
 function requestLines() {
   const kept = new TextLru<RequestLine>(LINES_KEPT);

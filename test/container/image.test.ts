@@ -201,8 +201,9 @@ describe('serve in the image', () => {
 
   it('starts, prints the token once, answers /health and its own health check, creates a pix charge and reads it back', async () => {
     await withServer(async (server) => {
-      // the first start made the company: its token, shown this once, on stderr (stdout is the one line)
-      token = /^\s+(pinv_\S+)$/m.exec(server.stderr())?.[1] ?? '';
+      // the first start made the company: its token, shown this once, on stderr (stdout is the one line;
+      // the two pipes keep no order between them, so the token may come after the listening line)
+      token = await eventually(() => /^\s+(pinv_\S+)$/m.exec(server.stderr())?.[1], 5_000, `the token on stderr (so far: ${server.stderr()})`).catch(() => '');
       expect(token, server.stderr()).toMatch(/^pinv_/);
       expect(server.stdout().trim().split('\n')).toEqual([`listening on http://0.0.0.0:${PORT}`]);
       expect((await fetch(`${BASE}/health`)).status).toBe(200);
