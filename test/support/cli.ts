@@ -39,6 +39,10 @@ export async function run(given: string[], options: { env?: Record<string, strin
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // a command that exits before reading its input (a usage error) closes the pipe: that is no failure of the run
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(options.input ?? '');
   });
 }
