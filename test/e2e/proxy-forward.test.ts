@@ -300,6 +300,30 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice proxy --forward: an origin named b
     socket.destroy();
   });
 
+  it('stops on SIGTERM at once, a tunnel and a kept-alive connection through its CA still open', async () => {
+    const ca = readFileSync(/trust the CA at (\S+)/.exec(byIp.stderr())![1]!, 'utf8');
+    const port = Number(new URL(r.gateway.url).port);
+    // a tunnel: the same server by its other name, which is not the origin's
+    const tunnelled = await tlsThroughProxy({ HTTPS_PROXY: byIp.url }, 'localhost', port, readFileSync(r.ca!.caCertPath, 'utf8'));
+    expect(tunnelled.socket.getPeerCertificate().issuer.CN).toBe(TEST_CA);
+    const intercepted = await tlsThroughProxy({ HTTPS_PROXY: byIp.url }, '127.0.0.1', port, ca);
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      intercepted.socket.setEncoding('utf8');
+      intercepted.socket.on('data', (chunk) => {
+        text += chunk;
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+    });
+    intercepted.socket.write(`GET /api/v2/company HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${r.auth.authorization}\r\n\r\n`);
+    expect(await answer).toMatch(/^HTTP\/1\.1 200 /);
+    const started = Date.now();
+    expect(await byIp.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    tunnelled.socket.destroy();
+    intercepted.socket.destroy();
+  });
+
   it('without --forward a CONNECT is refused 405, naming --forward', async () => {
     const answer = await rawConnect(r.proxy.url, new URL(r.gateway.url).host);
     expect(answer.status).toBe(405);
