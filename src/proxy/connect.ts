@@ -44,7 +44,7 @@ interface Target {
 
 /** The host:port of a CONNECT (`api.gateway.example:443`, `[::1]:8443`); undefined when it is none. */
 function targetOf(authority: string): Target | undefined {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]/\s@]+)):(\d{1,5})$/.exec(authority);
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([\w.-]+)):(\d{1,5})$/.exec(authority);
   const host = (match?.[1] ?? match?.[2])?.toLowerCase();
   const port = Number(match?.[3]);
   if (host === undefined || (match?.[1] !== undefined && isIP(host) !== 6) || port < 1 || port > 65_535) return undefined;
@@ -165,11 +165,13 @@ export async function startForwarding(options: ForwardingOptions): Promise<Forwa
       } catch {
         asked = undefined;
       }
-      if (asked !== undefined && asked.origin === origin.origin) {
+      // (not a URL, such as `OPTIONS *`: passed on as it always was)
+      if (asked === undefined || (asked.protocol !== 'http:' && asked.protocol !== 'https:')) return false;
+      if (asked.origin === origin.origin) {
         request.url = `${asked.pathname}${asked.search}`;
         return false;
       }
-      const target: Target = asked ? { host: asked.hostname.replace(/^\[|\]$/g, ''), port: Number(asked.port || (asked.protocol === 'https:' ? 443 : 80)) } : { host: url.slice(0, 200), port: 0 };
+      const target: Target = { host: asked.hostname.replace(/^\[|\]$/g, ''), port: Number(asked.port || (asked.protocol === 'https:' ? 443 : 80)) };
       const message = `${request.method ?? 'GET'} ${url.slice(0, 200)}: the proxy forwards plain HTTP to ${origin.origin} only; give it as HTTPS_PROXY (https:// URLs are tunnelled to any host), not HTTP_PROXY`;
       const id = writer.begin();
       writer.end(id, () => tunnelEntry(Date.now(), request.method ?? 'GET', target, 403, 0, message), false);

@@ -205,6 +205,9 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice proxy --forward in front of produc
     expect(JSON.parse(answer.body)).toEqual({ error: 'tunnel_unreachable', message: 'cannot open a tunnel to 127.0.0.1:1: connection refused' });
     const entry = await entryOf(r.proxy, Number(/pinvoice-proxy-entry: (\d+)/i.exec(answer.head)?.[1]));
     expect(entry).toMatchObject({ direction: 'tunnel', host: '127.0.0.1', port: 1, status: 502, error: 'cannot open a tunnel to 127.0.0.1:1: connection refused' });
+    const portless = await rawConnect(r.proxy.url, 'localhost');
+    expect(portless.status).toBe(400);
+    expect(JSON.parse(portless.body)).toEqual({ error: 'proxy_bad_connect', message: 'CONNECT "localhost": must name a host and a port, such as localhost:' + new URL(r.gateway.url).port });
   });
 
   it('a Node client that reads HTTPS_PROXY gets a certificate for the host as it named it', async () => {

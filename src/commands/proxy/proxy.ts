@@ -58,7 +58,7 @@ export async function proxy(given: ProxyFlags): Promise<void> {
   tuneCollector();
   const journalFile = flags.journal ?? defaultJournal(flags.to);
   if (flags.writeEnv !== undefined) checkWritablePath(flags.writeEnv, WRITE_ENV);
-  if (!loopback(flags.host)) out.message(`pinvoice proxy: warning: listening on ${flags.host}, not loopback: whoever reaches it can send requests to ${flags.to.origin} with their own token${flags.allowWrites ? ', writes included' : ''}`);
+  if (!loopback(flags.host)) out.message(`pinvoice proxy: warning: listening on ${flags.host}, not loopback: whoever reaches it can send requests to ${flags.to.origin} with their own token${flags.allowWrites ? ', writes included' : ''}${flags.forward ? ', and (--forward) open tunnels to any host from this machine' : ''}`);
   const stopped = untilSignal();
   let running;
   try {
