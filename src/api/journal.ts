@@ -3,7 +3,7 @@
 // patterns a test looks for them with, and what a miss is explained by. `pinvoice serve` only.
 import { z } from 'zod';
 
-export const DIRECTIONS = ['in', 'out'] as const;
+export const DIRECTIONS = ['in', 'out', 'tunnel'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
 /** The longest a list or find waits for a match (`wait=<s>`). */
@@ -26,7 +26,7 @@ export const JournalEntry = z.object({
   id: z.int().describe("the cursor: the company's own count of its entries (1, 2, 3…), increasing, one journal for every node of a team"),
   at: timestamp().describe('when it was received (in) or sent (out), real time'),
   sandbox_at: timestamp().describe("the company's sandbox clock as the answer was made (out: as the attempt was sent): the time the records it wrote carry"),
-  direction: z.enum(DIRECTIONS).describe('in: a request to the API; out: a postback attempt'),
+  direction: z.enum(DIRECTIONS).describe('in: a request to the API; out: a postback attempt; tunnel: pinvoice proxy --forward only, a CONNECT to another host than the gateway\'s, tunnelled untouched (host and port only, never its bytes)'),
   method: z.string(),
   path: z.string().describe('in: the path asked for, without the query; out: the path of the postback URL'),
   query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).describe('the query parameters as sent'),
@@ -63,7 +63,7 @@ export const RequestPattern = z.object({
   query: z.record(z.string(), z.string()).optional().describe('query parameters that must be there with these values; others may be too'),
   body: z.unknown().optional().describe('matches when every member given is equal in the entry\'s body (objects by member, arrays by position); compare a card number as kept (first 6 and last 4)'),
   status: Status.optional(),
-  direction: z.enum(DIRECTIONS, { error: 'must be "in" or "out"' }).optional(),
+  direction: z.enum(DIRECTIONS, { error: 'must be "in", "out" or "tunnel"' }).optional(),
   invoice_id: z.union([z.int().min(1), z.string().min(1).max(64)]).optional().describe('a charge it touched: integer id or secureId'),
 }).strict();
 

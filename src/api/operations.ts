@@ -42,7 +42,7 @@ export interface Operation {
 
 /** The journal's filters, the same for its list and its stream. */
 const JOURNAL_FILTERS = {
-  direction: { description: 'in (requests) or out (postback attempts)', required: false, schema: { type: 'string', enum: ['in', 'out'] } },
+  direction: { description: 'in (requests), out (postback attempts) or tunnel (pinvoice proxy --forward: CONNECTs to other hosts)', required: false, schema: { type: 'string', enum: ['in', 'out', 'tunnel'] } },
   method: { description: 'GET, POST, PUT or DELETE', required: false },
   path: { description: 'the path exactly, or with `*` for any run of characters', required: false },
   status: { description: 'a status (422) or a class (4xx)', required: false },

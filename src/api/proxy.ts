@@ -3,7 +3,9 @@
 // gateway's, passed through as it came.
 import { z } from 'zod';
 
-export const PROXY_ERROR_CODES = ['proxy_write_refused', 'proxy_amount_refused', 'proxy_body_too_large', 'gateway_unreachable', 'gateway_timeout'] as const;
+export const PROXY_ERROR_CODES = ['proxy_write_refused', 'proxy_amount_refused', 'proxy_body_too_large', 'gateway_unreachable', 'gateway_timeout',
+  // --forward (connect.ts): a CONNECT without --forward, a malformed one, a tunnel that could not open, plain HTTP to another host, a certificate not made
+  'proxy_forward_off', 'proxy_bad_connect', 'tunnel_unreachable', 'proxy_host_refused', 'proxy_forward_failed'] as const;
 export type ProxyErrorCode = (typeof PROXY_ERROR_CODES)[number];
 
 export const ProxyError = z.object({

@@ -1,6 +1,7 @@
 // `pinvoice proxy`'s server: one node:http server whose requests under /_pinvoice/ go to the proxy's
 // own API (a fastify app, api.ts) and every other to the origin (forward.ts), through one kept-alive
 // pool of connections. The journal is serve's store in a file of its own, written by its own thread.
+// With --forward it also takes CONNECT (connect.ts); without, a CONNECT is refused 405.
 import { randomBytes } from 'node:crypto';
 import { createServer, Agent as HttpAgent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -11,6 +12,7 @@ import type { Finding } from '../api/findings.js';
 import { OWN_PREFIX } from '../api/proxy.js';
 import { listenMessage } from '../base/listen-message.js';
 import { registerProxyApi, BODY_LIMIT } from './api.js';
+import { refuseConnect, startForwarding, type Forwarding } from './connect.js';
 import { createForwarder, type Exchange } from './forward.js';
 import { openJournalForWriting } from './journal.js';
 import { trustedAuthorities } from './trust.js';
@@ -36,6 +38,8 @@ export interface ProxyOptions {
   drift?: Parameters<typeof registerProxyApi>[1]['drift'];
   /** log lines (stderr) */
   log: (line: string) => void;
+  /** --forward: also an HTTP forward proxy (CONNECT; connect.ts) */
+  forward?: boolean;
 }
 
 export interface RunningProxy {
@@ -43,6 +47,8 @@ export interface RunningProxy {
   token: string;
   /** what opening the journal had to say (a damaged file set aside), once */
   notice?: string | undefined;
+  /** --forward: the local CA's certificate, for clients to trust */
+  caPath?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -67,12 +73,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     allowWrites: options.allowWrites, maxAmountCents: options.maxAmountCents, check: options.check ?? (() => []),
   });
   let server: Server | undefined;
+  let forwarding: Forwarding | undefined;
   const own = Fastify({
     bodyLimit: BODY_LIMIT,
     serverFactory: (handler) => {
       server = createServer({ keepAliveTimeout: 65_000 }, (request: IncomingMessage, response: ServerResponse) => {
         const url = request.url ?? '/';
         if (url === OWN_PREFIX || url.startsWith(`${OWN_PREFIX}/`) || url.startsWith(`${OWN_PREFIX}?`)) return handler(request, response);
+        // (--forward: a request in absolute form, `GET http://host/path`, as HTTP_PROXY clients send)
+        if (forwarding !== undefined && url.charCodeAt(0) !== 0x2f && forwarding.absolute(request, response)) return;
         const failed = (error: unknown) => {
           options.log(`proxy: ${(error as Error).message}`);
           if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal', message: 'the proxy failed; see its log' }));
@@ -93,6 +102,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   });
   await own.ready();
   try {
+    if (options.forward) forwarding = await startForwarding({ origin: options.origin, journalFile: options.journalFile, server: server as Server, writer, timeoutMs: options.timeoutMs, log: options.log });
+    else (server as Server).on('connect', refuseConnect);
+  } catch (error) {
+    await writer.close();
+    throw error;
+  }
+  try {
     await own.listen({ host: options.host, port: options.port });
   } catch (error) {
     await writer.close();
@@ -104,8 +120,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     url: `http://${host}:${address.port}`,
     token,
     notice: store.notice,
+    caPath: forwarding?.caPath,
     async close() {
       api.closeStreams();
+      forwarding?.close();
       (server as Server).closeIdleConnections();
       await own.close();
       agent.destroy();

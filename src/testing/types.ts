@@ -122,7 +122,7 @@ export interface ChaosControl {
  * What sandbox.requests looks for in the journal; every member given must match:
  * `method` (any case), `path` (exact, or with `*` standing for any run of characters),
  * `query` (these parameters with these values), `body` (a subset: objects by member, arrays by position),
- * `status` (`422`, or a class: `'4xx'`), `direction` (`'in'`: requests; `'out'`: postback attempts),
+ * `status` (`422`, or a class: `'4xx'`), `direction` (`'in'`: requests; `'out'`: postback attempts; `'tunnel'`: a proxy's CONNECTs to other hosts, --forward),
  * `invoice_id` (a charge it touched: integer id or secureId).
  * Bodies are kept redacted: a card number as its first 6 and last 4 digits, so a body pattern compares
  * `card: { number: '411111******1111' }`; a security code is not kept at all.

@@ -117,6 +117,16 @@ describe('the journal store', () => {
     expect(await journal.list(b, { invoiceId: 10 }, 0, 100)).toEqual([]);
   });
 
+  it("keeps a proxy's tunnel entry (pinvoice proxy --forward) as one, and finds it by its direction", async () => {
+    await journal.clear(a);
+    const tunnel = entry(a, 'psp.example:443', { direction: 'tunnel', method: 'CONNECT', detail: '{"host":"psp.example","port":443}' });
+    await journal.append([entry(a, '/api/v2/invoices'), tunnel, entry(a, '/api/v2/invoices/1')], 100);
+    const found = await journal.list(a, { direction: 'tunnel' }, 0, 100);
+    expect(found).toEqual([expect.objectContaining({ direction: 'tunnel', method: 'CONNECT', path: 'psp.example:443', detail: tunnel.detail })]);
+    expect((await journal.get(a, found[0]!.id))?.direction).toBe('tunnel');
+    expect(paths(await journal.list(a, { direction: 'in' }, 0, 100))).toEqual(['/api/v2/invoices', '/api/v2/invoices/1']);
+  });
+
   it('reads back whole the entries that repeat the one before (a client polling a charge), from any point of a batch', async () => {
     await journal.clear(a);
     await journal.clear(b);

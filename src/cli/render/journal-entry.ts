@@ -9,7 +9,10 @@ import { safeJson, safeText } from './safe-text.js';
 import { gridTable, keep, keyValueTable, section, type Row } from './table.js';
 import { terminalWidth } from './width.js';
 
-const DIRECTION: Record<string, string> = { in: 'in: a request the sandbox received', out: 'out: a postback attempt the sandbox sent' };
+const DIRECTION: Record<string, string> = {
+  in: 'in: a request the sandbox received', out: 'out: a postback attempt the sandbox sent',
+  tunnel: 'tunnel: a CONNECT to another host than the gateway, passed through untouched (none of its bytes kept)',
+};
 
 /**
  * A body as JSON, two spaces a level (its strings' controls escaped as JSON escapes them); text (a
@@ -41,6 +44,7 @@ function summaryRows(entry: EntryView, palette: Palette): Row[] {
       ['charges', orDash(entry.chargeIds.join(', '))],
     ];
   }
+  if (entry.direction === 'tunnel') return [...rows, ['error', orDash(entry.error)]];
   return [...rows,
     ['token', `${orDash(entry.tokenName)}${entry.tokenHint === undefined ? '' : ` (${entry.tokenHint})`}`],
     ['idempotency key', orDash(entry.idempotencyKey)],

@@ -11,8 +11,9 @@ import { terminalWidth } from './width.js';
 /** The entry's texts made terminal-safe (its raw answer left out: --json prints that as sent). */
 export const safeEntry = (entry: EntryView): EntryView => safeData({ ...entry, raw: undefined });
 
-/** → a request the sandbox received, ← a postback attempt it sent. */
-export const arrow = (entry: EntryView): string => (entry.direction === 'in' ? '→' : entry.direction === 'out' ? '←' : '?');
+/** → a request the sandbox received, ← a postback attempt it sent, ⇄ a proxy's tunnel to another host (--forward). */
+const ARROWS: Record<string, string> = { in: '→', out: '←', tunnel: '⇄' };
+export const arrow = (entry: EntryView): string => ARROWS[entry.direction ?? ''] ?? '?';
 
 /** "422", coloured by its class; no answer: what went wrong instead, as a failure. */
 export function statusText(entry: EntryView, palette: Palette): string {

@@ -6,7 +6,7 @@ import { Argument, Command, InvalidArgumentError, Option, type OptionValues } fr
 import type { Direction } from '../../api/journal.js';
 import { apiCommand, completes, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
 
-export const DIRECTIONS = ['in', 'out'] as const satisfies readonly Direction[];
+export const DIRECTIONS = ['in', 'out', 'tunnel'] as const satisfies readonly Direction[];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 /** The most entries one list answers (the server's limit). */
 const MAX_LIMIT = 500;
@@ -49,7 +49,7 @@ function withFilters<Args extends unknown[], Opts extends OptionValues>(command:
     .addOption(new Option('--status <status>', 'only answers of this status (422) or class (4xx)').argParser(status))
     .addOption(new Option('--path <pattern>', 'only this path, exactly or with * for any run of characters: /api/v2/invoices/*/refund').argParser(pathPattern))
     .addOption(new Option('--charge <id>', 'only what touched this charge (integer id or secureId)').argParser(charge))
-    .addOption(new Option('--direction <direction>', 'in: requests received; out: postback attempts sent').choices(DIRECTIONS));
+    .addOption(new Option('--direction <direction>', 'in: requests received; out: postback attempts sent; tunnel (a proxy journal of --forward): CONNECTs to other hosts').choices(DIRECTIONS));
 }
 
 const tailCommand = () =>

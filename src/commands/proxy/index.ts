@@ -20,10 +20,16 @@ function origin(value: string): URL {
   return new URL(url.origin);
 }
 
+const TO = '--to <origin>';
+const TO_HELP = 'the gateway to pass requests to, e.g. https://api.gateway.example';
+
 const proxyCommand = () =>
   new Command('proxy')
+    // `proxy ca --journal X`: --journal belongs to the subcommand, not to proxy
+    .enablePositionalOptions()
     .description('a reverse proxy in front of the production gateway: traffic passes untouched, is journaled redacted (pinvoice logs --journal) and checked against the contract (pinvoice drift); writes only with --allow-writes')
-    .addOption(new Option('--to <origin>', 'the gateway to pass requests to, e.g. https://api.gateway.example').argParser(origin).makeOptionMandatory())
+    // (required, checked by the action: commander would ask it of `proxy ca` too)
+    .addOption(new Option(TO, `${TO_HELP} (required)`).argParser(origin))
     .option('--host <host>', 'address to listen on (another than loopback is warned about: the proxy passes on whoever reaches it)', '127.0.0.1')
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4020).argParser(port))
     .option('--journal <file>', 'the journal’s SQLite file (default: proxy/<origin>.journal in the data directory, one per origin)')
@@ -31,15 +37,30 @@ const proxyCommand = () =>
     .option('--allow-writes', 'let requests other than GET, HEAD and OPTIONS (charges, refunds) reach the gateway; without it they are refused 403 proxy_write_refused and never sent')
     .option('--max-amount <reais>', 'with --allow-writes: refuse (403 proxy_amount_refused) a charge or a refund above this many reais, e.g. 10 or 10,00')
     .addOption(new Option('--timeout <seconds>', 'answer 504 gateway_timeout when the gateway has not answered within this many seconds').default(30).argParser(positiveSeconds))
+    .option('--forward', 'also be an HTTP forward proxy, for code that names the gateway\'s host itself: HTTPS_PROXY=http://127.0.0.1:4020 and the proxy\'s CA trusted (pinvoice proxy ca), a CONNECT to the gateway\'s host is handled as above, to any other host tunnelled untouched')
     .option('--write-env <path>', 'once listening, write PINVOICE_BASE_URL (the proxy) and PINVOICE_PROXY_TOKEN (its inspector token) to this file, owner-only, for a CI job to source')
     .addHelpText('after', examples(
       'pinvoice proxy --to https://api.gateway.example                     # reads only; point your code at http://127.0.0.1:4020',
       'pinvoice proxy --to https://api.gateway.example --allow-writes --max-amount 5   # test charges of at most R$ 5,00',
+      'pinvoice proxy --to https://api.gateway.example --forward          # then HTTPS_PROXY=http://127.0.0.1:4020 php checkout.php',
       'pinvoice logs tail --journal ~/.local/share/pinvoice/proxy/api.gateway.example.journal',
       'pinvoice drift --journal proxy.journal --format markdown >> "$GITHUB_STEP_SUMMARY"',
     ));
 export type ProxyFlags = FlagsOf<typeof proxyCommand>;
 
+const caCommand = () =>
+  new Command('ca')
+    .description('print the path of the local CA certificate that signs the gateway\'s host for pinvoice proxy --forward (made if absent), for NODE_EXTRA_CA_CERTS, curl --cacert or CURLOPT_CAINFO; it is kept beside the journal, its key never leaves the machine')
+    .option('--journal <file>', 'the proxy\'s journal file; its CA is kept beside it (<file>.ca/)')
+    .addOption(new Option(TO, `or the gateway whose default journal it is (as for pinvoice proxy --to)`).argParser(origin))
+    .addHelpText('after', examples(
+      'curl --proxy http://127.0.0.1:4020 --cacert "$(pinvoice proxy ca --to https://api.gateway.example)" https://api.gateway.example/api/v2/company',
+      'NODE_EXTRA_CA_CERTS="$(pinvoice proxy ca --journal ./proxy.journal)" HTTPS_PROXY=http://127.0.0.1:4020 node client.js',
+    ));
+export type ProxyCaFlags = FlagsOf<typeof caCommand>;
+
 export function proxyGroup() {
-  return proxyCommand().action(async (flags) => (await import('./proxy.js')).proxy(flags));
+  const proxy = proxyCommand().action(async (flags) => (await import('./proxy.js')).proxy(flags));
+  proxy.addCommand(caCommand().action(async (flags) => (await import('./ca.js')).printProxyCa(flags)));
+  return proxy;
 }

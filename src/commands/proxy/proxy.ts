@@ -2,24 +2,21 @@
 // forwards to, whether writes pass, the journal's file and the inspector token (once), then runs until
 // SIGINT or SIGTERM. stdout carries the `listening on <url>` line only; the rest goes to stderr.
 import { isIP } from 'node:net';
-import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { envText, writeOwnerOnly, checkWritablePath } from '../../base/env-file.js';
 import { PrivateFileError } from '../../base/private-file.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
-import { dataDir } from '../../cli/paths.js';
 import { AmountError, formatBRL, parseAmount } from '../../domain/money.js';
 import { checkExchange } from '../../proxy/check.js';
 import { buildReport } from '../../proxy/drift/report.js';
 import { ProxyListenError, startProxy } from '../../proxy/server.js';
 import type { ProxyFlags } from './index.js';
+import { defaultJournal } from './journal-path.js';
 
 const WRITE_ENV = '--write-env';
 const loopback = (host: string) => host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 
-/** The default journal: one file per origin in the data directory (`api.gateway.example_8443.journal`). */
-export const defaultJournal = (origin: URL) => join(dataDir(), 'proxy', `${origin.host.replace(/[^\w.-]/g, '_')}.journal`);
 
 function maxAmount(flags: ProxyFlags): number | undefined {
   if (flags.maxAmount === undefined) return undefined;
@@ -53,19 +50,22 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export async function proxy(flags: ProxyFlags): Promise<void> {
+export async function proxy(given: ProxyFlags): Promise<void> {
   const out = createOutput({});
+  if (given.to === undefined) throw usageError("required option '--to <origin>' not specified: the gateway to pass requests to, e.g. --to https://api.gateway.example");
+  const flags = { ...given, to: given.to };
   const cap = maxAmount(flags);
   tuneCollector();
   const journalFile = flags.journal ?? defaultJournal(flags.to);
   if (flags.writeEnv !== undefined) checkWritablePath(flags.writeEnv, WRITE_ENV);
-  if (!loopback(flags.host)) out.message(`pinvoice proxy: warning: listening on ${flags.host}, not loopback: whoever reaches it can send requests to ${flags.to.origin} with their own token${flags.allowWrites ? ', writes included' : ''}`);
+  if (!loopback(flags.host)) out.message(`pinvoice proxy: warning: listening on ${flags.host}, not loopback: whoever reaches it can send requests to ${flags.to.origin} with their own token${flags.allowWrites ? ', writes included' : ''}${flags.forward ? ', and (--forward) open tunnels to any host from this machine' : ''}`);
   const stopped = untilSignal();
   let running;
   try {
     running = await startProxy({
       origin: flags.to, host: flags.host, port: flags.port, journalFile, ownJournalFolder: flags.journal === undefined, keep: flags.journalMax, allowWrites: flags.allowWrites === true,
       maxAmountCents: cap, check: checkExchange, drift: (journal) => buildReport(journal.entries(), { now: new Date() }), timeoutMs: flags.timeout * 1000, log: (line) => out.message(`pinvoice proxy: ${line}`),
+      forward: flags.forward === true,
     });
   } catch (error) {
     if (error instanceof ProxyListenError) throw new CliError(error.message, EXIT.network);
@@ -85,6 +85,10 @@ export async function proxy(flags: ProxyFlags): Promise<void> {
   out.message(`pinvoice proxy listening on ${running.url}, forwarding to ${flags.to.origin}`);
   out.message(flags.allowWrites ? `writes: allowed${cap === undefined ? '' : `, each charge or refund at most ${formatBRL(cap)}`}` : 'writes: refused (403 proxy_write_refused; --allow-writes lets them through)');
   out.message(`journal: ${journalFile} (the newest ${flags.journalMax.toLocaleString('en')} exchanges; pinvoice logs tail --journal FILE, pinvoice drift --journal FILE)`);
+  if (running.caPath !== undefined) {
+    const ca = flags.journal === undefined ? `--to ${flags.to.origin}` : `--journal ${flags.journal}`;
+    out.message(`forward proxy: HTTPS_PROXY=${running.url}; trust the CA at ${running.caPath} (pinvoice proxy ca ${ca})`);
+  }
   out.message(`inspector token: ${running.token} (for ${running.url}/_pinvoice/ and connectProxy; shown this once)`);
   const signal = await stopped;
   out.message(`${signal}: finishing requests in flight and closing the journal`);

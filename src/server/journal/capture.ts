@@ -41,6 +41,9 @@ export interface EntryDetail {
   upstream?: { status: number | null; duration_ms: number } | null;
   /** pinvoice proxy: how the exchange differs from the contract */
   findings?: Finding[];
+  /** pinvoice proxy --forward, a tunnel: where to */
+  host?: string;
+  port?: number;
 }
 
 /** What a member absent from a stored detail stands for. */

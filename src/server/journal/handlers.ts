@@ -64,6 +64,7 @@ export function toEntry(row: JournalRow, answer = true): JournalEntry {
     // a proxy's entry (src/proxy) only
     ...(detail.upstream !== undefined && { upstream: detail.upstream }),
     ...(detail.findings !== undefined && { findings: detail.findings }),
+    ...(detail.host !== undefined && { host: detail.host, port: detail.port }),
   };
 }
 
@@ -99,7 +100,7 @@ async function listQuery(ctx: JournalContext, company: Company, raw: Record<stri
   }
   const filter: JournalFilter = {};
   if (query.direction !== undefined) {
-    if (!(DIRECTIONS as readonly string[]).includes(query.direction)) throw problem('direction', 'must be "in" or "out"');
+    if (!(DIRECTIONS as readonly string[]).includes(query.direction)) throw problem('direction', 'must be "in", "out" or "tunnel"');
     filter.direction = query.direction as JournalFilter['direction'];
   }
   if (query.method !== undefined) {

@@ -28,11 +28,11 @@ async function pkcs8Pem(key: webcrypto.CryptoKey): Promise<string> {
   return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END PRIVATE KEY-----\n`;
 }
 
-/** A CA of ten years: it only signs leaves (keyCertSign), no intermediate below it (pathLength 0). */
-export async function issueCa(now: Date): Promise<IssuedPair> {
+/** A CA of ten years: it only signs leaves (keyCertSign), no intermediate below it (pathLength 0); `name` is its common name. */
+export async function issueCa(now: Date, name = 'pinvoice local pix CA'): Promise<IssuedPair> {
   const keys = await newKeys();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    name: 'CN=pinvoice local pix CA, O=pinvoice sandbox',
+    name: `CN=${name}, O=pinvoice sandbox`,
     notBefore: new Date(now.getTime() - DAY_MS),
     notAfter: new Date(now.getTime() + 3652 * DAY_MS),
     keys,

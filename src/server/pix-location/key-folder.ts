@@ -35,8 +35,8 @@ const withDer = (pair: StoredKeyPair): KeyPair => ({ cert: pair.cert, key: pair.
 const toStderr: Notify = (line) => console.error(line);
 const ADVICE = ', or choose another --db';
 
-/** The folder as a vault: a pair per JSON file, written whole under a temporary name, then linked to its own (which fails when taken). */
-export function folderVault(folder: string, notify: Notify = toStderr): KeyVault {
+/** The folder as a vault: a pair per JSON file, written whole under a temporary name, then linked to its own (which fails when taken); `advice` ends a refusal. */
+export function folderVault(folder: string, notify: Notify = toStderr, advice = ADVICE): KeyVault {
   const path = (name: string) => join(folder, `${name}.json`);
   const read = async (name: string): Promise<StoredKeyPair | undefined> => {
     try {
@@ -47,7 +47,7 @@ export function folderVault(folder: string, notify: Notify = toStderr): KeyVault
     }
   };
   const createOnce = async (name: string, pair: StoredKeyPair): Promise<StoredKeyPair> => {
-    ownFolder(folder, notify, ADVICE);
+    ownFolder(folder, notify, advice);
     try {
       writeNewPrivateFile(path(name), JSON.stringify(pair));
     } catch (error) {
@@ -81,8 +81,8 @@ function covers(pair: StoredKeyPair, hosts: readonly string[], now: Date): boole
 
 const hostsKey = (hosts: readonly string[]) => createHash('sha256').update([...hosts].sort().join(' ')).digest('hex').slice(0, 16);
 
-async function ensureCa(vault: KeyVault, now: Date): Promise<KeyPair> {
-  return withDer((await vault.read('ca')) ?? (await vault.createOnce('ca', await (await issuing()).issueCa(now))));
+async function ensureCa(vault: KeyVault, now: Date, name?: string): Promise<KeyPair> {
+  return withDer((await vault.read('ca')) ?? (await vault.createOnce('ca', await (await issuing()).issueCa(now, name))));
 }
 
 async function ensureLeaf(vault: KeyVault, ca: KeyPair, hosts: readonly string[], now: Date): Promise<KeyPair> {
@@ -94,8 +94,8 @@ async function ensureLeaf(vault: KeyVault, ca: KeyPair, hosts: readonly string[]
 }
 
 /** Writes the CA certificate alone into the folder (again on each start: the same text), for clients to trust. */
-function writeCaFile(folder: string, ca: StoredKeyPair, notify: Notify): string {
-  ownFolder(folder, notify, ADVICE);
+function writeCaFile(folder: string, ca: StoredKeyPair, notify: Notify, advice = ADVICE): string {
+  ownFolder(folder, notify, advice);
   const caPath = join(folder, 'ca.crt');
   writePrivateFile(caPath, ca.cert, notify);
   return caPath;
@@ -104,6 +104,17 @@ function writeCaFile(folder: string, ca: StoredKeyPair, notify: Notify): string 
 /** The CA certificate's path, the CA made first when the vault has none (`pinvoice serve ca`). */
 export async function caCertificatePath(folder: string, vault?: KeyVault, now = new Date(), notify: Notify = toStderr): Promise<string> {
   return writeCaFile(folder, await ensureCa(vault ?? folderVault(folder, notify), now), notify);
+}
+
+/**
+ * A CA of another pinvoice command kept in a folder of its own, as serve's is (`pinvoice proxy
+ * --forward`'s, beside its journal): the pair made once (its key 0600 in the 0700 folder, never
+ * anywhere else), `ca.crt` written for clients. `name` is its subject's; `advice` ends a refusal.
+ */
+export async function folderCa(folder: string, options: { name: string; advice: string; now?: Date; notify?: Notify }): Promise<{ caPath: string; ca: KeyPair }> {
+  const notify = options.notify ?? toStderr;
+  const ca = await ensureCa(folderVault(folder, notify, options.advice), options.now ?? new Date(), options.name);
+  return { caPath: writeCaFile(folder, ca, notify, options.advice), ca };
 }
 
 /** The CA, and a leaf for these host names (made or renewed as needed); `folder` gets ca.crt, `vault` (default: the folder) holds the pairs. */

@@ -11,6 +11,7 @@ import type { ListFilter } from '../../api/invoice-query.js';
 import type { Card, Fee, FinancialMovement, Payer, ResponseItem } from '../../api/schemas.js';
 import type { EventType } from '../../api/postbacks.js';
 import type { PixLocationFault } from '../../api/sandbox.js';
+import type { Direction } from '../../api/journal.js';
 import type { FeeSchedule } from '../../domain/fees.js';
 import type { Method, Status } from '../../domain/status.js';
 import type { StoreHealth } from './faults.js';
@@ -337,7 +338,7 @@ export interface NewJournalEntry {
   at: number;
   /** the same instant on the company's sandbox clock, in ms */
   sandbox_at: number;
-  direction: 'in' | 'out';
+  direction: Direction;
   method: string;
   path: string;
   status: number | null;
@@ -376,7 +377,7 @@ export function entryDetail(detail: string, shared: string | Buffer | null | und
 
 /** Which entries of a company a list asks for; every member given narrows it (AND). */
 export interface JournalFilter {
-  direction?: 'in' | 'out';
+  direction?: Direction;
   /** upper case */
   method?: string;
   /** the path exactly, or with `*` for any run of characters */

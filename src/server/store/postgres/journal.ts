@@ -32,7 +32,7 @@ function toJournalRow(row: Row): JournalRow {
     company_id: Number(row.company_id),
     at: Number(row.at),
     sandbox_at: Number(row.sandbox_at),
-    direction: row.direction === 'out' ? 'out' : 'in',
+    direction: row.direction === 'out' || row.direction === 'tunnel' ? row.direction : 'in',
     method: String(row.method),
     path: String(row.path),
     status: row.status === null ? null : Number(row.status),
