@@ -4,7 +4,7 @@
 // handler when it runs.
 import { Argument, Command, InvalidArgumentError, Option, type OptionValues } from '../commander.js';
 import type { Direction } from '../../api/journal.js';
-import { apiCommand, completes, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
+import { apiCommand, collect, completes, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
 
 export const DIRECTIONS = ['in', 'out'] as const satisfies readonly Direction[];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -97,6 +97,26 @@ const clearCommand = () =>
     .addHelpText('after', examples('pinvoice logs clear', 'pinvoice logs clear --yes        # a script: nothing is asked'));
 export type ClearFlags = FlagsOf<typeof clearCommand>;
 
+function ref(value: string, previous: string[] = []): string[] {
+  if (!/^\S{1,255}$/.test(value.trim())) throw new InvalidArgumentError("must be a charge's integer id, secureId or external id");
+  return collect(value.trim(), previous);
+}
+
+const exportCommand = () =>
+  new Command('export')
+    .description('production records a `pinvoice proxy` journal holds (or saved with `invoice get --json`) as a `serve --fixtures` file, each payer replaced by a consistent fake (valid CPF/CNPJ); metadata kept as sent')
+    .addOption(new Option('--journal <file>', 'a `pinvoice proxy` journal file: the newest record of each charge its answers hold').conflicts('records'))
+    .addOption(new Option('--records <file...>', 'files saved with `pinvoice invoice get REF --json` against production: one record a file, {"data": record}, or JSON lines'))
+    .requiredOption('--fixtures <out>', 'the fixtures file to write (owner-only, replaced whole), or - for stdout')
+    .addOption(new Option('--charge <ref>', 'only this charge (repeatable): its integer id, secureId or external id; one not found: exit 4, nothing written').argParser(ref))
+    .addHelpText('after', examples(
+      'pinvoice logs export --journal proxy.journal --fixtures prod.json',
+      'pinvoice logs export --journal proxy.journal --charge 4242 --charge order-1001 --fixtures case.json',
+      'pinvoice invoice get INV-123 --json > inv.json && pinvoice logs export --records inv.json --fixtures case.json',
+      'pinvoice serve --fixtures case.json        # the records answered as production sent them',
+    ));
+export type ExportFlags = FlagsOf<typeof exportCommand>;
+
 /** The filters given, as the list's and the stream's query (--charge is the server's invoice_id). */
 export function journalQuery(flags: Pick<TailFlags, 'method' | 'status' | 'path' | 'charge' | 'direction'>): Record<string, string> {
   const query: Record<string, string | undefined> = { method: flags.method, status: flags.status, path: flags.path, invoice_id: flags.charge, direction: flags.direction };
@@ -109,5 +129,6 @@ export function logsGroup() {
     .addCommand(tailCommand().action(async (flags) => (await import('./tail.js')).tail(flags)))
     .addCommand(listCommand().action(async (flags) => (await import('./list.js')).list(flags)))
     .addCommand(showCommand().action(async (id, flags) => (await import('./show.js')).show(id, flags)))
-    .addCommand(clearCommand().action(async (flags) => (await import('./clear.js')).clear(flags)));
+    .addCommand(clearCommand().action(async (flags) => (await import('./clear.js')).clear(flags)))
+    .addCommand(exportCommand().action(async (flags) => (await import('./export.js')).exportRecords(flags)));
 }
