@@ -1,7 +1,7 @@
 // `pinvoice logs tail|list|show|clear`, on `pinvoice serve` only: the inspector's journal of every request
 // the sandbox received with the company's tokens and every postback attempt it sent, redacted by the
-// server before it kept them. Filters are checked here, before any request. Each action imports its
-// handler when it runs.
+// server before it kept them; `logs export`: a proxy's journal's production records as fixtures. Filters
+// are checked here, before any request. Each action imports its handler when it runs.
 import { Argument, Command, InvalidArgumentError, Option, type OptionValues } from '../commander.js';
 import type { Direction } from '../../api/journal.js';
 import { apiCommand, collect, completes, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
@@ -125,7 +125,7 @@ export function journalQuery(flags: Pick<TailFlags, 'method' | 'status' | 'path'
 
 export function logsGroup() {
   return new Command('logs')
-    .description('the inspector: every request `pinvoice serve` received and every postback it sent, or (--journal FILE) what passed through `pinvoice proxy`, redacted')
+    .description('the inspector: every request `pinvoice serve` received and every postback it sent, or (--journal FILE) what passed through `pinvoice proxy`, redacted; export: production records as fixtures')
     .addCommand(tailCommand().action(async (flags) => (await import('./tail.js')).tail(flags)))
     .addCommand(listCommand().action(async (flags) => (await import('./list.js')).list(flags)))
     .addCommand(showCommand().action(async (id, flags) => (await import('./show.js')).show(id, flags)))
