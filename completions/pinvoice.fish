@@ -435,7 +435,7 @@ complete -c pinvoice -n '__pinvoice_at "logs clear"' -l yes -s y -d 'do not ask 
 complete -c pinvoice -n '__pinvoice_at "logs clear"' -l help -s h -d 'display help for command'
 complete -c pinvoice -n '__pinvoice_at "logs export"' -l journal -r -F -d 'a `pinvoice proxy` journal file: the newest record of each charge its answers h…'
 complete -c pinvoice -n '__pinvoice_at "logs export"' -l records -r -F -d 'files saved with `pinvoice invoice get REF --json` against production: one reco…'
-complete -c pinvoice -n '__pinvoice_at "logs export"' -l fixtures -x -d 'the fixtures file to write (owner-only, replaced whole), or - for stdout'
+complete -c pinvoice -n '__pinvoice_at "logs export"' -l fixtures -r -F -d 'the fixtures file to write (owner-only, replaced whole), or - for stdout'
 complete -c pinvoice -n '__pinvoice_at "logs export"' -l charge -x -d 'only this charge (repeatable): its integer id, secureId or external id; one not…'
 complete -c pinvoice -n '__pinvoice_at "logs export"' -l help -s h -d 'display help for command'
 complete -c pinvoice -n '__pinvoice_at "drift"' -l journal -r -F -d 'the journal file `pinvoice proxy --journal FILE` kept'

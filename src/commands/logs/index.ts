@@ -107,7 +107,7 @@ const exportCommand = () =>
     .description('production records a `pinvoice proxy` journal holds (or saved with `invoice get --json`) as a `serve --fixtures` file, each payer replaced by a consistent fake (valid CPF/CNPJ); metadata kept as sent')
     .addOption(new Option('--journal <file>', 'a `pinvoice proxy` journal file: the newest record of each charge its answers hold').conflicts('records'))
     .addOption(new Option('--records <file...>', 'files saved with `pinvoice invoice get REF --json` against production: one record a file, {"data": record}, or JSON lines'))
-    .requiredOption('--fixtures <out>', 'the fixtures file to write (owner-only, replaced whole), or - for stdout')
+    .requiredOption('--fixtures <path>', 'the fixtures file to write (owner-only, replaced whole), or - for stdout')
     .addOption(new Option('--charge <ref>', 'only this charge (repeatable): its integer id, secureId or external id; one not found: exit 4, nothing written').argParser(ref))
     .addHelpText('after', examples(
       'pinvoice logs export --journal proxy.journal --fixtures prod.json',
