@@ -28,7 +28,7 @@ const STATUS_TEXT: Record<number, [S.ErrorCode, string]> = {
   401: ['unauthorized', 'The bearer token is missing or not accepted.'],
   403: ['forbidden', 'The token is read-only: it may look up charges and their events, not change anything or read the webhook secret.'],
   404: ['not_found', 'No such resource for this company.'],
-  409: ['invalid_state', 'Conflict: the status machine forbids this (invalid_state), or the Idempotency-Key was used with another body (idempotency_conflict), or the journal is off (journal_off: `serve --journal 0`).'],
+  409: ['invalid_state', 'Conflict: the status machine forbids this (invalid_state), or the Idempotency-Key was used with another body (idempotency_conflict), or the journal is off (journal_off: `serve --journal 0`), or the charge is a production record loaded by --fixtures (fixture_record_read_only).'],
   413: ['payload_too_large', 'The body is larger than 1 MiB.'],
   415: ['unsupported_media_type', 'The body is not sent as application/json in UTF-8, or is compressed (Content-Encoding).'],
   422: ['validation_failed', 'The request breaks the rules; `details` lists every field at fault with its JSON path.'],

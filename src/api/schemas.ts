@@ -385,6 +385,7 @@ export const ERROR_CODES = [
   'store_checking',
   'store_damaged',
   'journal_off',
+  'fixture_record_read_only',
 ] as const;
 
 export const ErrorDetail = z.object({ path: z.string(), message: z.string() });

@@ -34,11 +34,15 @@ export interface Exchanged {
 /** The operations whose answer is a charge's record (or `{data: record}`): another's `id` (Company Infos') is no charge. */
 const RECORD_ANSWERS = new Set(['createInvoice', 'searchTransaction', 'getTransaction', 'createRefund', 'activate3ds']);
 
+/** Whether the answer of this request is a charge's record (`pinvoice logs export` reads those). */
+export function answersRecord(method: string, path: string): boolean {
+  const operation = operationAt(method, path)?.id;
+  return operation !== undefined && (RECORD_ANSWERS.has(operation) || operation.startsWith('sandbox_'));
+}
+
 /** The charge a record's JSON text names first (`{"id":42,…`, `{"data":{"id":42,…`, whitespace allowed). */
 function recordId(method: string, path: string, text: string | null): number | undefined {
-  if (text === null) return undefined;
-  const operation = operationAt(method, path)?.id;
-  if (operation === undefined || !(RECORD_ANSWERS.has(operation) || operation.startsWith('sandbox_'))) return undefined;
+  if (text === null || !answersRecord(method, path)) return undefined;
   const match = /^\s*\{\s*(?:"data"\s*:\s*\{\s*)?"id"\s*:\s*(\d{1,15})\s*[,}]/.exec(text.slice(0, 80));
   return match ? Number(match[1]) : undefined;
 }

@@ -2,7 +2,7 @@
 // `serve --fixtures <path>` takes one: read once at start, loaded again by reset(), a file that cannot be
 // read or parsed named with why; `publicHost`, as `serve --public-host`: production-shaped pix codes;
 // and `allowedHosts`, as `serve --allowed-host`: the names its pages answer at.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodePix } from '../../src/domain/pix-decode.js';
 import { startSandbox, type Engine, type Sandbox, type SandboxOptions } from '../../src/testing/index.js';
 import { ENGINE, postgresDatabase } from '../support/engine.js';
+import { run } from '../support/cli.js';
+import { productionRecord } from '../support/production-gateway.js';
 import { rawRequest } from '../support/raw-http.js';
 
 const engine = (): Promise<Engine> => (ENGINE === 'postgres' ? postgresDatabase(undefined, 'sandbox') : Promise.resolve('memory'));
@@ -146,5 +148,25 @@ describe('startSandbox({ allowedHosts })', () => {
 
   it('refuses a name with a port, naming it', async () => {
     await expect(startSandbox({ allowedHosts: ['shop.test:8080'] })).rejects.toThrow(/allowedHosts must be an array of host names .*"shop\.test:8080" is not one/);
+  });
+});
+
+describe('startSandbox({ fixtures }) given production records (`pinvoice logs export`)', () => {
+  it('answers the record as production sent it, after reset() too, and refuses a refund of it with a 409 naming its status', async () => {
+    const saved = productionRecord({ id: 4242, amount: 15990, status: 'in_analysis', method: 'pix', createdAt: '2026-11-25T23:38:17.443211Z', updatedAt: '2026-11-25T23:38:17.512904Z' });
+    const out = join(folder, 'exported.json');
+    const exported = await run(['logs', 'export', '--records', file('saved.json', JSON.stringify(saved)), '--fixtures', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const record = JSON.parse(readFileSync(out, 'utf8')).records[0].record;
+    await started({ fixtures: out }, async (sandbox) => {
+      const get = async () => (await fetch(`${sandbox.url}/api/v2/invoices/4242`, { headers: { authorization: `Bearer ${sandbox.token}` } })).json();
+      expect(await get()).toEqual(record);
+      expect(record).toMatchObject({ status: 'in_analysis', antifraud: saved.antifraud });
+      await sandbox.reset();
+      expect(await get()).toEqual(record);
+      const refund = await fetch(`${sandbox.url}/api/v2/invoices/4242/refund`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(refund.status).toBe(409);
+      expect(await refund.json()).toMatchObject({ error: 'invalid_state', message: expect.stringContaining('status "in_analysis"') });
+    });
   });
 });

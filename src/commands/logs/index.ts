@@ -1,10 +1,10 @@
 // `pinvoice logs tail|list|show|clear`, on `pinvoice serve` only: the inspector's journal of every request
 // the sandbox received with the company's tokens and every postback attempt it sent, redacted by the
-// server before it kept them. Filters are checked here, before any request. Each action imports its
-// handler when it runs.
+// server before it kept them; `logs export`: a proxy's journal's production records as fixtures. Filters
+// are checked here, before any request. Each action imports its handler when it runs.
 import { Argument, Command, InvalidArgumentError, Option, type OptionValues } from '../commander.js';
 import type { Direction } from '../../api/journal.js';
-import { apiCommand, completes, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
+import { apiCommand, collect, completes, examples, wholeNumber, withYes, type FlagsOf } from '../options.js';
 
 export const DIRECTIONS = ['in', 'out', 'tunnel'] as const satisfies readonly Direction[];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -97,6 +97,26 @@ const clearCommand = () =>
     .addHelpText('after', examples('pinvoice logs clear', 'pinvoice logs clear --yes        # a script: nothing is asked'));
 export type ClearFlags = FlagsOf<typeof clearCommand>;
 
+function ref(value: string, previous: string[] = []): string[] {
+  if (!/^\S{1,255}$/.test(value.trim())) throw new InvalidArgumentError("must be a charge's integer id, secureId or external id");
+  return collect(value.trim(), previous);
+}
+
+const exportCommand = () =>
+  new Command('export')
+    .description('production records a `pinvoice proxy` journal holds (or saved with `invoice get --json`) as a `serve --fixtures` file, each payer replaced by a consistent fake (valid CPF/CNPJ); metadata kept as sent')
+    .addOption(new Option('--journal <file>', 'a `pinvoice proxy` journal file: the newest record of each charge its answers hold').conflicts('records'))
+    .addOption(new Option('--records <file...>', 'files saved with `pinvoice invoice get REF --json` against production: one record a file, {"data": record}, or JSON lines'))
+    .requiredOption('--fixtures <path>', 'the fixtures file to write (owner-only, replaced whole), or - for stdout')
+    .addOption(new Option('--charge <ref>', 'only this charge (repeatable): its integer id, secureId or external id; one not found: exit 4, nothing written').argParser(ref))
+    .addHelpText('after', examples(
+      'pinvoice logs export --journal proxy.journal --fixtures prod.json',
+      'pinvoice logs export --journal proxy.journal --charge 4242 --charge order-1001 --fixtures case.json',
+      'pinvoice invoice get INV-123 --json > inv.json && pinvoice logs export --records inv.json --fixtures case.json',
+      'pinvoice serve --fixtures case.json        # the records answered as production sent them',
+    ));
+export type ExportFlags = FlagsOf<typeof exportCommand>;
+
 /** The filters given, as the list's and the stream's query (--charge is the server's invoice_id). */
 export function journalQuery(flags: Pick<TailFlags, 'method' | 'status' | 'path' | 'charge' | 'direction'>): Record<string, string> {
   const query: Record<string, string | undefined> = { method: flags.method, status: flags.status, path: flags.path, invoice_id: flags.charge, direction: flags.direction };
@@ -105,9 +125,10 @@ export function journalQuery(flags: Pick<TailFlags, 'method' | 'status' | 'path'
 
 export function logsGroup() {
   return new Command('logs')
-    .description('the inspector: every request `pinvoice serve` received and every postback it sent, or (--journal FILE) what passed through `pinvoice proxy`, redacted')
+    .description('the inspector: every request `pinvoice serve` received and every postback it sent, or (--journal FILE) what passed through `pinvoice proxy`, redacted; export: production records as fixtures')
     .addCommand(tailCommand().action(async (flags) => (await import('./tail.js')).tail(flags)))
     .addCommand(listCommand().action(async (flags) => (await import('./list.js')).list(flags)))
     .addCommand(showCommand().action(async (id, flags) => (await import('./show.js')).show(id, flags)))
-    .addCommand(clearCommand().action(async (flags) => (await import('./clear.js')).clear(flags)));
+    .addCommand(clearCommand().action(async (flags) => (await import('./clear.js')).clear(flags)))
+    .addCommand(exportCommand().action(async (flags) => (await import('./export.js')).exportRecords(flags)));
 }

@@ -17,12 +17,15 @@ export function fixturesRefused(path: string, details: readonly { path: string; 
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** "--fixtures f.json: 2 companies and 19 charges created; 3 were already in the database, left as they are" */
+/** "--fixtures f.json: 2 companies and 19 charges created; 3 were already in the database, left as they are" (", 2 production records" when it has some) */
 export function fixturesLoadedLine(path: string, loaded: FixturesLoaded): string {
   const made = (list: { created: boolean }[]) => list.filter((item) => item.created).length;
   const companies = made(loaded.companies);
   const charges = made(loaded.charges);
-  const there = loaded.companies.length - companies + loaded.charges.length - charges;
+  const records = made(loaded.records);
+  const there = loaded.companies.length - companies + loaded.charges.length - charges + loaded.records.length - records;
   const already = there === 0 ? '' : `; ${count(there, 'was', 'were')} already in the database, left as ${there === 1 ? 'it is' : 'they are'}`;
-  return `${FLAG} ${path}: ${count(companies, 'company', 'companies')} and ${count(charges, 'charge', 'charges')} created${already}`;
+  const kinds = [count(companies, 'company', 'companies'), count(charges, 'charge', 'charges')];
+  if (loaded.records.length > 0) kinds.push(count(records, 'production record', 'production records'));
+  return `${FLAG} ${path}: ${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)} created${already}`;
 }

@@ -2,7 +2,7 @@
 // controls, and the payer's public view.
 import type { PublicInvoice, RefundRequest, ThreeDSRequest, Transaction } from '../../api/schemas.js';
 import { check3ds, type CardBrand } from '../../domain/card-outcome.js';
-import { SANDBOX_ACTIONS, type SandboxAction } from '../../domain/status.js';
+import { canTransition, SANDBOX_ACTIONS, STATUSES, type SandboxAction, type Status } from '../../domain/status.js';
 import { ApiError, notFound } from '../errors.js';
 import { StoreFault } from '../store/faults.js';
 import { monthOf, type Company, type DueCursor, type Invoice, type InvoiceAggregate, type Writes } from '../store/port.js';
@@ -111,14 +111,31 @@ export async function lookupInvoiceJson(ctx: ServerContext, company: Company, re
 }
 
 /**
- * Finds a charge of this company (expiring it first if due) and runs fn in one transaction; answers the
- * record as fn left it, built once, from one aggregate read in the same transaction.
+ * The refusal of an action on a production record: `invalid_state` when its status is one serve does
+ * not know or one the action does not apply to, `fixture_record_read_only` when a charge of serve's own
+ * would take it (a record kept as production sent it is never rewritten).
  */
-export async function withInvoice(ctx: ServerContext, company: Company, ref: string, fn: (tx: Writes, row: Invoice, now: Date) => Promise<void>): Promise<Transaction> {
+function productionRecordRefusal(status: string, allows: (status: Status) => boolean): ApiError {
+  const said = JSON.stringify(status);
+  if (!(STATUSES as readonly string[]).includes(status)) {
+    return new ApiError(409, 'invalid_state', `The charge is a production record of status ${said}, which pinvoice serve does not know: no action applies to it.`);
+  }
+  if (!allows(status as Status)) return new ApiError(409, 'invalid_state', `The charge is a production record of status ${said}: this action does not apply to a charge in that status.`);
+  return new ApiError(409, 'fixture_record_read_only', `The charge is a production record of status ${said}, loaded by --fixtures: it is answered as production sent it and takes no action.`);
+}
+
+/**
+ * Finds a charge of this company (expiring it first if due) and runs fn in one transaction; answers the
+ * record as fn left it, built once, from one aggregate read in the same transaction. A production
+ * record (--fixtures) takes no action: a 409 naming its status (`allows`: whether the action would
+ * apply to a charge of serve's own in that status, which says which of the two 409s it is).
+ */
+export async function withInvoice(ctx: ServerContext, company: Company, ref: string, allows: (status: Status) => boolean, fn: (tx: Writes, row: Invoice, now: Date) => Promise<void>): Promise<Transaction> {
   const aggregate = await ctx.transaction(async (tx) => {
     const now = ctx.clock();
     const found = await tx.invoices.find(company.id, ref.trim());
     if (!found) throw notFound();
+    if (found.production_record) throw productionRecordRefusal(found.status, allows);
     const row = await expireIfDue(tx, found, now);
     await fn(tx, row, now);
     return tx.invoices.aggregate(company.id, String(row.id), monthOf(now));
@@ -128,14 +145,14 @@ export async function withInvoice(ctx: ServerContext, company: Company, ref: str
 }
 
 export function refundInvoice(ctx: ServerContext, company: Company, ref: string, body: RefundRequest): Promise<Transaction> {
-  return withInvoice(ctx, company, ref, async (tx, row, now) => {
+  return withInvoice(ctx, company, ref, (status) => status === 'paid', async (tx, row, now) => {
     const amount = body.amount_cents ?? row.amount - row.refunded_amount;
     await refund(tx, row, amount, body.reason?.trim() || null, now.toISOString(), ctx.actor);
   });
 }
 
 export function complete3ds(ctx: ServerContext, company: Company, ref: string, values: ThreeDSRequest): Promise<Transaction> {
-  return withInvoice(ctx, company, ref, async (tx, row, now) => {
+  return withInvoice(ctx, company, ref, (status) => status === 'waiting_3ds', async (tx, row, now) => {
     if (row.status !== 'waiting_3ds' || !row.card) throw new ApiError(409, 'invalid_state', `The charge is ${row.status}: only a charge waiting_3ds takes 3-D Secure values.`);
     const card = row.card;
     const result = check3ds(values, card.brand as CardBrand);
@@ -151,7 +168,7 @@ export function complete3ds(ctx: ServerContext, company: Company, ref: string, v
 
 export function sandboxAction(ctx: ServerContext, company: Company, ref: string, action: SandboxAction): Promise<Transaction> {
   const { status, note } = SANDBOX_ACTIONS[action];
-  return withInvoice(ctx, company, ref, async (tx, row, now) => void (await transition(tx, row, { status, note, at: now.toISOString(), by: ctx.actor })));
+  return withInvoice(ctx, company, ref, (from) => canTransition(from, status), async (tx, row, now) => void (await transition(tx, row, { status, note, at: now.toISOString(), by: ctx.actor })));
 }
 
 export async function publicView(ctx: ServerContext, token: string): Promise<PublicInvoice> {

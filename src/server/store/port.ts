@@ -125,6 +125,12 @@ export interface Invoice {
   paid_at: string | null;
   external_ref: string | null;
   metadata: Record<string, string> | null;
+  /**
+   * A production record loaded by `serve --fixtures` (its `records`), as its JSON text: lookups answer
+   * it as it is, unknown members and statuses kept, and no action applies to it. Absent or null: a
+   * charge of serve's own.
+   */
+  production_record?: string | null;
 }
 
 export interface Customer { id: number; created_at: string; updated_at: string }
@@ -498,8 +504,11 @@ export interface Writes {
     setSigningToken(companyId: number, signing: SigningToken | null): Promise<void>;
   };
   invoices: InvoiceReads & {
-    /** the id the next charge gets (ids are never reused) */
-    allocateId(): Promise<number>;
+    /**
+     * the id the next charge gets (ids are never reused); `wanted` (a production record's id): that
+     * one when no charge has it, the ids after it then left for the charges that come next
+     */
+    allocateId(wanted?: number): Promise<number>;
     insert(invoice: NewInvoice): Promise<void>;
     upsertCustomer(companyId: number, document: string, now: string): Promise<Customer>;
     /** false when the status was no longer `from` (another request or process changed it first) */

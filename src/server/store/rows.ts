@@ -62,7 +62,7 @@ export function toCompany(row: Row): Company {
 export const INVOICE_COLUMNS = [
   'id', 'company_id', 'secure_id', 'token_checkout', 'customer_id', 'method', 'status', 'amount', 'installments',
   'refunded_amount', 'refused_reason', 'postback_url', 'ip', 'payer', 'items', 'fee', 'pix_code', 'pix_txid', 'boleto',
-  'card', 'expires_at', 'created_at', 'updated_at', 'paid_at', 'external_ref', 'metadata',
+  'card', 'expires_at', 'created_at', 'updated_at', 'paid_at', 'external_ref', 'metadata', 'production_record',
 ] as const;
 
 /** Field by field (not a spread of the row): one shape for every charge, and extra columns of a join left out. */
@@ -75,7 +75,7 @@ export function toInvoice(row: Row): Invoice {
     payer: json(row.payer), items: json(row.items), fee: json(row.fee),
     pix_code: r.pix_code, pix_txid: r.pix_txid, boleto: jsonOrNull(row.boleto), card: jsonOrNull(row.card),
     expires_at: r.expires_at, created_at: r.created_at, updated_at: r.updated_at, paid_at: r.paid_at,
-    external_ref: r.external_ref, metadata: jsonOrNull(row.metadata),
+    external_ref: r.external_ref, metadata: jsonOrNull(row.metadata), production_record: (row.production_record as string | null | undefined) ?? null,
   };
 }
 
@@ -89,6 +89,7 @@ export function invoiceValues(invoice: NewInvoice): unknown[] {
     boleto: textOrNull(invoice.boleto),
     card: textOrNull(invoice.card),
     metadata: textOrNull(invoice.metadata),
+    production_record: invoice.production_record ?? null,
   };
   return INVOICE_COLUMNS.map((column) => row[column]);
 }

@@ -270,4 +270,9 @@ export const PG_MIGRATIONS: readonly string[] = [
     ON CONFLICT (company_id) DO UPDATE SET last_id = excluded.last_id;
   UPDATE journal_state SET dropped_upto = 0;
   `,
+  // 12: a production record loaded by `serve --fixtures` (SQLite's schema 13): the JSON text
+  // production sent, answered as it is by every lookup of the charge; null for serve's own charges
+  `
+  ALTER TABLE invoices ADD COLUMN production_record TEXT;
+  `,
 ];

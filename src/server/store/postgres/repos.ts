@@ -184,7 +184,12 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       async unsortableExpiries(limit) {
         return (await rows(`SELECT * FROM invoices WHERE status = 'pending' AND expires_at IS NOT NULL AND NOT ${isTimeText('expires_at')} ORDER BY id LIMIT $1`, [limit])).map(toInvoice);
       },
-      async allocateId() {
+      async allocateId(wanted) {
+        if (wanted !== undefined && !(await one('SELECT id FROM invoices WHERE id = $1', [wanted]))) {
+          // the sequence moved past it, so that no charge made later is given it again
+          await exec("SELECT setval('invoices_id_seq', GREATEST($1, (SELECT last_value FROM invoices_id_seq)))", [wanted]);
+          return wanted;
+        }
         return Number((await one("SELECT nextval('invoices_id_seq') AS id"))?.id);
       },
       async insert(invoice: NewInvoice) {

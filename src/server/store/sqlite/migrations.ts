@@ -313,4 +313,9 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX dashboard_sign_ins_expiry ON dashboard_sign_ins(expires_at);
   `,
+  // 13: a production record loaded by `serve --fixtures` (its `records`): the JSON text production sent,
+  // answered as it is by every lookup of the charge (record.ts); null for serve's own charges
+  `
+  ALTER TABLE invoices ADD COLUMN production_record TEXT;
+  `,
 ];

@@ -74,6 +74,7 @@ export function createRepos(db: Db): Writes {
 
   // invoices
   const nextId = q<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM invoices');
+  const idTaken = q<[number], { id: number }>('SELECT id FROM invoices WHERE id = ?');
   const insertInvoice = q<unknown[]>(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map(() => '?').join(', ')})`);
   const upsertCustomer = q<[number, string, string, string], Customer>(`
     INSERT INTO customers (company_id, document, created_at, updated_at) VALUES (?, ?, ?, ?)
@@ -256,8 +257,10 @@ export function createRepos(db: Db): Writes {
       async unsortableExpiries(limit) {
         return unsortable.all(limit).map(toInvoice);
       },
-      // MAX(id) + 1 under the write lock: the last entry of the rowid b-tree, one lookup.
-      async allocateId() {
+      // MAX(id) + 1 under the write lock: the last entry of the rowid b-tree, one lookup (a wanted id
+      // taken is then past by itself: the next MAX(id) + 1 is after it)
+      async allocateId(wanted) {
+        if (wanted !== undefined && idTaken.get(wanted) === undefined) return wanted;
         return nextId.get()?.next ?? 1;
       },
       async insert(invoice) {
