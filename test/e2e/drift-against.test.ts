@@ -62,6 +62,8 @@ beforeAll(async () => {
   }
   // production's habits beyond the stand-in's own: a member serve has no such thing as, a number sent as a string
   Object.assign(r.gateway.record(made[0]!.id)!, { loyalty_tier: 'gold', installments: '1' });
+  const refund = await send('POST', `/api/v2/invoices/${made[1]!.id}/refund`, { amount_cents: 1000 }, 'prod-key-refund');
+  expect(refund.status, refund.body.toString()).toBe(200);
   for (const { id } of made) await send('GET', `/api/v2/invoices?id=${id}`);
   tokenFile = join(r.dir, 'serve.token');
   writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
@@ -89,9 +91,13 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice drift --against a running serve', 
 
   it('sends every create again, the redacted card replaced, and each lookup as production was asked it; nothing to production', () => {
     expect(json.code, json.stderr).toBe(0);
-    expect(report.resent).toEqual({ creates: 3, refunds: 0, lookups: 6, cards_replaced: 1 });
+    expect(report.resent).toEqual({ creates: 3, refunds: 1, lookups: 6, cards_replaced: 1 });
     expect(report.skipped).toEqual([]);
-    expect(report.pairs).toBe(3);
+    expect(report.pairs).toBe(4);
+    // production wraps its refund's record in data, serve does not: said once, the records compared as the CLI reads them
+    expect(find(report, 'only-production', 'createRefund', '/data'), 'the refund compared too').toMatchObject({ production: { types: ['object'], answers: 1 }, serve: { types: [] } });
+    expect(find(report, 'only-production', 'createRefund', '/antifraud')).toBeDefined();
+    expect(find(report, 'only-serve', 'createRefund', '/amount')).toBeUndefined();
     expect(r.gateway.requests.length, 'drift --against sent nothing to production').toBe(productionRequests);
   });
 
@@ -119,14 +125,20 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice drift --against a running serve', 
     const text = await against();
     expect(text.code, text.stderr).toBe(15);
     expect(text.stderr).toMatch(/^pinvoice: \d+ groups? at or above error fails? the run\n$/);
-    expect(text.stdout).toMatch(/^twin drift against http:\/\/127\.0\.0\.1:\d+: fidelity \d+\.\d% \(\d+ of \d+ production members sent by serve with the same type\); \d+ groups count \(1 error, /);
-    expect(text.stdout).toContain('\nsent again: 3 creates (1 with a serve test card for its redacted card), 0 refunds, 6 lookups; compared: 3 (operation, method, status) pairs, ');
+    expect(text.stdout).toMatch(/^twin drift against http:\/\/127\.0\.0\.1:\d+: fidelity \d+\.\d% \(\d+ of \d+ production members sent by serve with the same type\); \d+ groups count \(\d+ errors?, /);
+    expect(text.stdout).toContain('\nsent again: 3 creates (1 with a serve test card for its redacted card), 1 refund, 6 lookups; compared: 4 (operation, method, status) pairs, ');
     expect(text.stdout).toMatch(/\n\nERROR {2}types-differ {2}searchTransaction GET 200 \/installments\n {2}production {2}number or string \(3 of 3 answers\)\n {2}serve {7}number \(3 of 3 answers\)\n {2}entries {5}\d/);
     const markdown = await against('--format', 'markdown', '--fail-on', 'never');
     expect(markdown.stdout).toMatch(/^## Twin drift report\n[\s\S]*\n\| 🔴 error \| `types-differ` \| `searchTransaction` \| GET \| 200 \| `\/installments` \| number or string/);
     const junit = await against('--format', 'junit');
     expect(junit.code).toBe(15);
     expect(junit.stdout).toMatch(/<failure message="error types-differ: production: number or string \(3 of 3 answers\), serve: number \(3 of 3 answers\)" type="types-differ">/);
+    const acceptFile = join(r.dir, 'accept.json');
+    writeFileSync(acceptFile, JSON.stringify([{ operation: 'searchTransaction', kind: 'types-differ', path: '/installments', reason: 'production sends installments as a string for pix', until: '2999-12-31' },
+      { operation: 'createRefund', kind: 'types-differ', path: '/invoice/qr_code_pix', reason: 'null for a card in production, empty in serve', until: '2999-12-31' }]));
+    const accepted = await against('--accept', acceptFile);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toContain('\n  accepted until 2999-12-31: production sends installments as a string for pix');
   }, 60_000);
 
   it("serve received the creates with Idempotency-Keys of its own, the card as a serve test card", async () => {
@@ -134,7 +146,7 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice drift --against a running serve', 
     const creates = ((await answer.json()) as { data: any[] }).data;
     expect(creates.length).toBeGreaterThanOrEqual(3);
     const production = new Set(r.gateway.requests.map((request) => request.headers['idempotency-key']).filter(Boolean));
-    expect([...production]).toEqual(['prod-key-0', 'prod-key-1', 'prod-key-2']);
+    expect([...production]).toEqual(['prod-key-0', 'prod-key-1', 'prod-key-2', 'prod-key-refund']);
     for (const entry of creates) {
       expect(entry.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
       expect(production.has(entry.idempotency_key)).toBe(false);

@@ -86,9 +86,28 @@ function group(kind: TwinKind, key: string, path: string, production: Side | und
   };
 }
 
-/** The groups of one (operation, method, status) both sides answered; a member under one that only one side sends is not said again. */
-function comparePair(key: string, production: Side, serve: Side): { groups: TwinGroup[]; matched: number } {
+/** Every answer of the side is `{data: {…}}` and nothing else (production's refund, 3-D Secure and Company Infos answers). */
+const wrapped = (side: Side) => side.members.get('/data')?.types.size === 1 && side.members.get('/data')?.types.has('object') === true
+  && [...side.members.keys()].every((path) => path === '/data' || path.startsWith('/data/'));
+
+/** A side's members as the CLI reads the answer (`data ?? answer`): those under `/data`, moved to the top. */
+const unwrapped = (side: Side): Side => ({
+  answers: side.answers,
+  members: new Map([...side.members].filter(([path]) => path.startsWith('/data/')).map(([path, member]) => [path.slice('/data'.length), member])),
+});
+
+/**
+ * The groups of one (operation, method, status) both sides answered; a member under one that only one
+ * side sends is not said again. Where one side wraps its record in `data` and the other does not, the
+ * wrapping is one group at `/data` and the records are compared as the CLI reads them (`data ?? answer`).
+ */
+function comparePair(key: string, wholeProduction: Side, wholeServe: Side): { groups: TwinGroup[]; matched: number; of: number } {
   const groups: TwinGroup[] = [];
+  let [production, serve] = [wholeProduction, wholeServe];
+  if (wrapped(production) !== wrapped(serve)) {
+    groups.push(group(wrapped(production) ? 'only-production' : 'only-serve', key, '/data', production, serve));
+    [production, serve] = [wrapped(production) ? unwrapped(production) : production, wrapped(serve) ? unwrapped(serve) : serve];
+  }
   let matched = 0;
   const onlyOne = (from: Side, other: Side, kind: TwinKind) => {
     for (const path of from.members.keys()) {
@@ -104,7 +123,7 @@ function comparePair(key: string, production: Side, serve: Side): { groups: Twin
     if (sameTypes(member.types, other.types)) matched++;
     else groups.push(group('types-differ', key, path, production, serve));
   }
-  return { groups, matched };
+  return { groups, matched, of: production.members.size };
 }
 
 export const compareGroups = (a: TwinGroup, b: TwinGroup) =>
@@ -121,9 +140,9 @@ export function compareAnswers(production: readonly Answer[], serve: readonly An
   let of = 0;
   let pairs = 0;
   for (const [key, side] of p) {
-    of += side.members.size;
     const other = s.get(key);
     if (other === undefined) {
+      of += side.members.size;
       groups.push(group('status-only-production', key, '', side, undefined));
       continue;
     }
@@ -131,6 +150,7 @@ export function compareAnswers(production: readonly Answer[], serve: readonly An
     const compared = comparePair(key, side, other);
     groups.push(...compared.groups);
     matched += compared.matched;
+    of += compared.of;
   }
   for (const [key, side] of s) if (!p.has(key)) groups.push(group('status-only-serve', key, '', undefined, side));
   return {
