@@ -4,7 +4,7 @@
 // against a real `pinvoice serve`: members only production sends, only serve sends, of other types;
 // no value of production's answers in the report; exit codes; what serve received (fresh
 // Idempotency-Keys, a serve test card for the redacted one); bad URLs and tokens.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,4 +195,41 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice drift --against: a URL that is no 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--token-file goes with --against URL');
   });
+});
+
+describe.runIf(ENGINE === 'sqlite')("docs/proxy.md's twin-drift report", () => {
+  it('is the real report of its session: a pix, a card and a boleto create, each read by secureId and by id, a refund', async () => {
+    const session = await rig(false, ['--allow-writes']);
+    try {
+      const payer = { name: 'Fulano de Tal', email: 'fulano@example.com', cpf_cnpj: '529.982.247-25' };
+      const items = [{ name: 'Camiseta', quantity: 1, unit_price: 15990 }];
+      const bodies = [
+        { method: 'pix', total_price_cents: 15990, payer, items },
+        { method: 'credit_card', total_price_cents: 15990, payer, items, card: { number: CARD, first_name: 'Fulano', last_name: 'de Tal', month: '12', year: '2031', security_code: '737' } },
+        { method: 'boleto', total_price_cents: 15990, payer: { ...payer, ...ADDRESS }, items },
+      ];
+      const through = async (method: string, path: string, body?: unknown) => {
+        const headers = { ...session.auth, 'content-type': 'application/json', ...(body === undefined ? {} : { 'idempotency-key': `doc-${path}-${Math.random()}` }) };
+        const answer = await raw(`${session.proxy.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        await entryOf(session.proxy, answer.entry);
+        return answer;
+      };
+      const ids: number[] = [];
+      for (const body of bodies) {
+        const created = await through('POST', '/api/v2/invoices', body);
+        const looked = await through('GET', `/api/v2/invoices/${created.json.data.invoice_id}`);
+        ids.push(looked.json.id);
+        await through('GET', `/api/v2/invoices?id=${looked.json.id}`);
+      }
+      await through('POST', `/api/v2/invoices/${ids[1]}/refund`, { amount_cents: 5000 });
+      const result = await run(['drift', '--journal', session.journal, '--utc', '--against', server.url, '--token-file', tokenFile], { env: session.env, timeoutMs: 30_000 });
+      expect(result.code, result.stderr).toBe(15);
+      const shown = /\n\$ pinvoice drift --journal prod\.journal --against (\S+) --token-file serve\.token\n([\s\S]*?)\n…\n```/.exec(readFileSync(new URL('../../docs/proxy.md', import.meta.url), 'utf8'));
+      expect(shown, 'the console block in docs/proxy.md').not.toBeNull();
+      const real = result.stdout.split(server.url).join(shown![1]!).split('\n\n');
+      for (const block of shown![2]!.split('\n\n')) expect(real, 'a block of docs/proxy.md the report does not hold').toContain(block);
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
 });

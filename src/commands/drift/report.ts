@@ -13,7 +13,6 @@ import { readAcceptFile } from '../../proxy/drift/accept.js';
 import { buildReport, failing } from '../../proxy/drift/report.js';
 import { acceptanceWords, groupName, verdict } from '../../cli/render/drift/words.js';
 import { openProxyJournal, type ProxyJournal } from '../../proxy/journal.js';
-import type { DriftReport } from '../../api/drift.js';
 import type { AnyGroup, AnyReport } from '../../cli/render/drift/words.js';
 import type { DriftFlags } from './index.js';
 

@@ -14,7 +14,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** "2 errors, 1 warning" (severities with none left out; "none" when all are). */
 export function bySeverity(counts: Record<Severity, number>): string {
-  const said = [...SEVERITIES].reverse().filter((severity) => counts[severity] > 0).map((severity) => plural(counts[severity], severity));
+  // ("3 info", as one says it: info is no count noun)
+  const said = [...SEVERITIES].reverse().filter((severity) => counts[severity] > 0).map((severity) => plural(counts[severity], severity, severity === 'info' ? 'info' : undefined));
   return said.length === 0 ? 'none' : said.join(', ');
 }
 
