@@ -190,6 +190,19 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice drift --against: a URL that is no 
     expect(result.stdout).toContain('the journal holds no create to send again: nothing of serve to compare');
   });
 
+  it("a profile's token goes to serve when the profile is serve's; another origin's profile is refused (exit 2), nothing sent", async () => {
+    const login = await run(['login', '--profile', 'twin', '--base-url', server.url, '--token-stdin'], { env: r.env, input: `${TOKEN}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    const viaProfile = await drift('--against', server.url, '--profile', 'twin', '--json', '--fail-on', 'never');
+    expect(viaProfile.code, viaProfile.stderr).toBe(0);
+    expect(JSON.parse(viaProfile.stdout).resent.creates).toBe(3);
+    const posts = r.gateway.requests.filter((request) => request.method === 'POST').length;
+    const foreign = await drift('--against', r.gateway.url, '--profile', 'twin');
+    expect(foreign.code, foreign.stderr).toBe(2);
+    expect(foreign.stderr).toContain(`pinvoice does not send it to ${r.gateway.url} (--against)`);
+    expect(r.gateway.requests.filter((request) => request.method === 'POST').length).toBe(posts);
+  });
+
   it('--token-file without --against is a usage error', async () => {
     const result = await drift('--token-file', tokenFile);
     expect(result.code).toBe(2);

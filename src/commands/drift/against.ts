@@ -108,7 +108,7 @@ export async function twinDrift(entries: AsyncIterable<ProxyEntry>, options: Aga
   let serve: Answer[] = [];
   let resent: TwinDriftReport['resent'] = { creates: 0, refunds: 0, lookups: 0, cards_replaced: 0 };
   if (plan.steps.some((step) => step.kind === 'create')) {
-    const connection = await resolveConnection({ profile: options.profile, tokenFile: options.tokenFile, baseUrl: url });
+    const connection = await resolveConnection({ profile: options.profile, tokenFile: options.tokenFile, baseUrl: url, baseUrlFlag: '--against' });
     const send = createHttp({ baseUrl: url, token: connection.token, timeoutMs: timeoutMsOf({}) ?? 20_000, retries: 2, userAgent: `pinvoice/${packageVersion()}` });
     await checkServe(send, url, connection);
     ({ answers: serve, resent } = await resend(plan, send, url));
