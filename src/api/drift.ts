@@ -7,6 +7,7 @@ import { DAY_OR_TIME, parseDay } from '../domain/day.js';
 import { suggestField } from './did-you-mean.js';
 import { KIND_NAMES, SEVERITIES, type FindingKind } from './findings.js';
 import { OPERATIONS } from './operations.js';
+import { TWIN_KIND_NAMES } from './twin-drift.js';
 
 /** What --fail-on takes: a severity, or never (the report never fails). */
 export const FAIL_ON = [...SEVERITIES, 'never'] as const;
@@ -22,6 +23,9 @@ export function operationProblem(name: string): string | undefined {
 }
 
 const kindEnum = z.enum(KIND_NAMES as [FindingKind, ...FindingKind[]], { error: `must be one of the finding kinds: ${KIND_NAMES.join(', ')}` });
+/** An acceptance names a finding's kind, or a twin drift's (`drift --against`). */
+const ACCEPTED_KINDS = [...KIND_NAMES, ...TWIN_KIND_NAMES];
+const acceptedKind = z.enum(ACCEPTED_KINDS as [string, ...string[]], { error: `must be one of the finding kinds: ${KIND_NAMES.join(', ')}; or, for drift --against, ${TWIN_KIND_NAMES.join(', ')}` });
 
 /** One entry of the accept file: a group known and accepted for a reason, until a date. */
 export const Acceptance = z.strictObject({
@@ -29,7 +33,7 @@ export const Acceptance = z.strictObject({
     const problem = operationProblem(name);
     if (problem) context.addIssue({ code: 'custom', message: `${JSON.stringify(name)} ${problem}` });
   }),
-  kind: kindEnum,
+  kind: acceptedKind,
   path: z.string({ error: 'must be the JSON pointer the report shows (`` for the body itself)' }),
   reason: z.string({ error: 'must say why the drift is accepted' }).trim().min(1, 'must say why the drift is accepted'),
   until: z.string({ error: `must be ${DAY_OR_TIME}` }).refine((text) => parseDay(text) !== undefined, `must be ${DAY_OR_TIME}`)

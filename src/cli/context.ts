@@ -17,6 +17,8 @@ export interface CommonFlags {
   /** seconds a request may go unanswered (retries included) */
   timeout?: number;
   tokenFile?: string;
+  /** the flag that gave baseUrl, for messages (default --base-url; drift says --against) */
+  baseUrlFlag?: string;
   debug?: boolean;
   color?: boolean;
   json?: boolean;
@@ -93,7 +95,7 @@ async function tokenFromFile(path: string): Promise<string> {
  */
 function refuseForeignOrigin(flags: CommonFlags, profile: string, stored: string, baseUrl: string): void {
   if (originOf(stored) === originOf(baseUrl)) return;
-  const source = flags.baseUrl ? '--base-url' : 'PINVOICE_BASE_URL';
+  const source = flags.baseUrl ? flags.baseUrlFlag ?? '--base-url' : 'PINVOICE_BASE_URL';
   throw usageError(
     `profile "${profile}" holds a token for ${originOf(stored)}; pinvoice does not send it to ${originOf(baseUrl)} (${source}).\n` +
       `  to use ${originOf(baseUrl)}, log in to it with a profile of its own: pinvoice login --profile <name> --base-url ${baseUrl}\n` +

@@ -139,7 +139,7 @@ describe('the accept file, checked', () => {
   it('a day the month lacks is refused', () => expect(problem([{ ...good, until: '2026-02-30' }])).toMatch(/^--accept accept\.json: .*\n {2}\[0\]\.until: must be a date/));
 
   it('an unknown kind is named with the list of kinds', () =>
-    expect(problem([{ ...good, kind: 'typo' }])).toMatch(/\[0\]\.kind: must be one of the finding kinds: unknown-field, extra-header, new-value, format, null, type, missing-field, status-code, error-shape, not-json, request$/));
+    expect(problem([{ ...good, kind: 'typo' }])).toMatch(/\[0\]\.kind: must be one of the finding kinds: unknown-field, extra-header, new-value, format, null, type, missing-field, status-code, error-shape, not-json, request; or, for drift --against, types-differ, only-production, status-only-production, only-serve, status-only-serve$/));
 
   it('an unknown operation is named, with the one it was probably meant to be', () =>
     expect(problem([{ ...good, operation: 'createInvoce' }])).toMatch(/\[0\]\.operation: "createInvoce" is not an operation; did you mean createInvoice\? \(one of createInvoice, /));

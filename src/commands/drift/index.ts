@@ -28,6 +28,9 @@ const driftCommand = () =>
     .option('--json', 'the same as --format json')
     .addOption(new Option('--fail-on <severity>', `exit ${EXIT.drift} when a group this severe or worse counts; never: exit 0 whatever the report holds`).choices(FAIL_ON).default('error' as const))
     .option('--accept <file>', 'a JSON file of accepted drift, [{operation, kind, path, reason, until}]: a group it matches does not count until its day is over')
+    .option('--against <url>', "twin drift: send the journal's creates again to this running `pinvoice serve`, look up what they made, and compare serve's answers with production's, shape by shape")
+    .option('--profile <name>', "with --against: the profile whose token serve takes (its base URL must be --against's origin)")
+    .option('--token-file <file>', 'with --against: a file holding the token serve takes (trimmed; never printed)')
     .option('--utc', 'show times in UTC (default: the zone in TZ, else America/Sao_Paulo, with its offset)')
     .option('--no-color', 'no colour (also NO_COLOR=1, or when stdout is not a terminal)');
 export type DriftFlags = FlagsOf<typeof driftCommand>;
@@ -40,6 +43,7 @@ export function driftGroup() {
       'pinvoice drift --journal prod.journal --operation createInvoice --json | jq .groups',
       'pinvoice drift --journal prod.journal --accept drift-accepted.json --format markdown >> "$GITHUB_STEP_SUMMARY"',
       'pinvoice drift --journal prod.journal --format junit > drift.xml',
+      'pinvoice drift --journal prod.journal --against http://127.0.0.1:4010 --token-file serve.token',
     ))
     .action(async (flags) => (await import('./report.js')).drift(flags));
 }

@@ -13,7 +13,7 @@ import { readAcceptFile } from '../../proxy/drift/accept.js';
 import { buildReport, failing } from '../../proxy/drift/report.js';
 import { acceptanceWords, groupName, verdict } from '../../cli/render/drift/words.js';
 import { openProxyJournal, type ProxyJournal } from '../../proxy/journal.js';
-import type { DriftReport } from '../../api/drift.js';
+import type { AnyGroup, AnyReport } from '../../cli/render/drift/words.js';
 import type { DriftFlags } from './index.js';
 
 /** --since as an instant: a duration back from now, a date (its start in the user's zone) or a date-time. */
@@ -42,7 +42,7 @@ async function openJournal(file: string): Promise<ProxyJournal> {
   }
 }
 
-async function render(report: DriftReport, flags: DriftFlags, format: string, out: Output, now: Date): Promise<void> {
+async function render(report: AnyReport, flags: DriftFlags, format: string, out: Output, now: Date): Promise<void> {
   if (format === 'json') return out.jsonData(report);
   if (format === 'markdown') return out.data((await import('../../cli/render/drift/markdown.js')).renderMarkdown(report, flags.failOn));
   if (format === 'junit') return out.data((await import('../../cli/render/drift/junit.js')).renderJunit(report, flags.failOn, now));
@@ -58,15 +58,19 @@ export async function drift(flags: DriftFlags): Promise<void> {
   const now = new Date();
   const since = flags.since === undefined ? undefined : sinceInstant(flags.since, now);
   const accept = flags.accept === undefined ? [] : await readAcceptFile(flags.accept);
+  if (flags.against === undefined && (flags.profile !== undefined || flags.tokenFile !== undefined)) throw usageError(`${flags.profile !== undefined ? '--profile' : '--token-file'} goes with --against URL (the pinvoice serve it names takes that token)`);
   const journal = await openJournal(flags.journal);
-  let report: DriftReport;
+  let report: AnyReport;
   try {
-    report = await buildReport(journal.entries(since === undefined ? {} : { since: since.getTime() }), { since, operation: flags.operation, accept, now });
+    const entries = journal.entries(since === undefined ? {} : { since: since.getTime() });
+    report = flags.against === undefined
+      ? await buildReport(entries, { since, operation: flags.operation, accept, now })
+      : await (await import('./against.js')).twinDrift(entries, { against: flags.against, profile: flags.profile, tokenFile: flags.tokenFile, since, operation: flags.operation, accept, now });
   } finally {
     await journal.close();
   }
   await render(report, flags, format, out, now);
-  for (const group of report.groups.filter((g) => g.state === 'expired')) out.message(`pinvoice: ${group.kind} at ${groupName(group)}: ${acceptanceWords(group)}`);
-  const failed = failing(report, flags.failOn).length;
+  for (const group of (report.groups as AnyGroup[]).filter((g) => g.state === 'expired')) out.message(`pinvoice: ${group.kind} at ${groupName(group)}: ${acceptanceWords(group)}`);
+  const failed = failing<AnyGroup>(report, flags.failOn).length;
   if (failed > 0) throw new CliError(verdict(failed, flags.failOn), EXIT.drift);
 }

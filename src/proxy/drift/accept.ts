@@ -29,14 +29,17 @@ export async function readAcceptFile(file: string): Promise<Acceptance[]> {
   return parseAcceptText(await readTextFlag('--accept', file), file);
 }
 
-const matches = (rule: Acceptance, group: Pick<DriftGroup, 'operation' | 'kind' | 'path'>) =>
+/** What an acceptance is matched against: a drift group's, or a twin-drift group's, names. */
+type Named = Pick<DriftGroup, 'operation' | 'path'> & { kind: string };
+
+const matches = (rule: Acceptance, group: Named) =>
   rule.operation === group.operation && rule.kind === group.kind && rule.path === group.path;
 
 /**
  * What the accept file says of a group: accepted while a matching rule holds (the one that holds
  * longest), expired once every matching rule has run out (the one that ran out last is named), else counted.
  */
-export function judge(group: Pick<DriftGroup, 'operation' | 'kind' | 'path'>, rules: readonly Acceptance[], now: Date): { state: GroupState; acceptance: { reason: string; until: string } | null } {
+export function judge(group: Named, rules: readonly Acceptance[], now: Date): { state: GroupState; acceptance: { reason: string; until: string } | null } {
   const latest = rules.filter((rule) => matches(rule, group)).sort((a, b) => endOf(b) - endOf(a))[0];
   if (latest === undefined) return { state: 'counted', acceptance: null };
   return { state: now.getTime() < endOf(latest) ? 'accepted' : 'expired', acceptance: { reason: latest.reason, until: latest.until } };

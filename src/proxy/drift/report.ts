@@ -49,7 +49,8 @@ export function compareGroups(a: Tally, b: Tally): number {
 
 const zero = (): Record<Severity, number> => ({ error: 0, warning: 0, info: 0 });
 
-function summarise(groups: readonly DriftGroup[]): DriftReport['summary'] {
+/** The groups counted, accepted and expired, by severity (the twin-drift report's too). */
+export function summarise(groups: readonly Pick<DriftGroup, 'state' | 'severity'>[]): DriftReport['summary'] {
   const summary = { counted: zero(), accepted: zero(), expired: zero() };
   for (const group of groups) {
     if (group.state === 'accepted') summary.accepted[group.severity]++;
@@ -91,9 +92,11 @@ export async function buildReport(entries: Iterable<ReportEntry> | AsyncIterable
 }
 
 /** Whether a group fails the run at this --fail-on: it counts (not accepted) and is that severe or worse. */
-export function fails(group: DriftGroup, failOn: FailOn): boolean {
+export function fails(group: Pick<DriftGroup, 'state' | 'severity'>, failOn: FailOn): boolean {
   return failOn !== 'never' && group.state !== 'accepted' && severityRank(group.severity) >= severityRank(failOn);
 }
 
 /** The groups that fail the run at this --fail-on. */
-export const failing = (report: DriftReport, failOn: FailOn) => report.groups.filter((group) => fails(group, failOn));
+export function failing<G extends Pick<DriftGroup, 'state' | 'severity'>>(report: { groups: readonly G[] }, failOn: FailOn): G[] {
+  return report.groups.filter((group) => fails(group, failOn));
+}
