@@ -203,6 +203,19 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice drift --against: a URL that is no 
     expect(r.gateway.requests.filter((request) => request.method === 'POST').length).toBe(posts);
   });
 
+  it("a PINVOICE_TOKEN given for another origin (production's) is not sent to serve: a profile of serve's is used instead", async () => {
+    const production = 'pinv_live_production_token_never_to_serve';
+    const login = await run(['login', '--profile', 'twin-env', '--base-url', server.url, '--token-stdin'], { env: r.env, input: `${TOKEN}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    const result = await run(['drift', '--journal', r.journal, '--utc', '--against', server.url, '--profile', 'twin-env', '--json', '--fail-on', 'never'], {
+      env: { ...r.env, PINVOICE_TOKEN: production, PINVOICE_BASE_URL: r.gateway.url }, timeoutMs: 30_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    // (had it gone to serve, serve would have refused it: exit 3)
+    expect(JSON.parse(result.stdout).resent.creates).toBe(3);
+    expect(result.stderr + result.stdout).not.toContain(production);
+  });
+
   it('--token-file without --against is a usage error', async () => {
     const result = await drift('--token-file', tokenFile);
     expect(result.code).toBe(2);

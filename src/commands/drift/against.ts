@@ -7,7 +7,7 @@ import type { TwinDriftReport } from '../../api/twin-drift.js';
 import { SERVE_HEADER } from '../../api/serve-header.js';
 import { NetworkError } from '../../client/errors.js';
 import { createHttp, type HttpRequest, type HttpResponse } from '../../client/http.js';
-import { checkBaseUrl, resolveConnection, timeoutMsOf, type Connection } from '../../cli/context.js';
+import { checkBaseUrl, originOf, resolveConnection, timeoutMsOf, type Connection } from '../../cli/context.js';
 import { CliError, EXIT } from '../../cli/errors.js';
 import { judge } from '../../proxy/drift/accept.js';
 import { summarise } from '../../proxy/drift/report.js';
@@ -99,6 +99,17 @@ async function resend(plan: Plan, send: Send, url: string): Promise<{ answers: A
   return { answers, resent };
 }
 
+/**
+ * The environment serve's token is resolved in: PINVOICE_TOKEN is production's in a merchant's shell
+ * or CI job far more often than serve's, so it is taken only when PINVOICE_BASE_URL names URL's origin
+ * (a token is never sent to an origin it was not given for); else a profile of URL, or --token-file.
+ */
+function envFor(url: string, env = process.env): NodeJS.ProcessEnv {
+  if (!env.PINVOICE_TOKEN || (env.PINVOICE_BASE_URL !== undefined && originOf(env.PINVOICE_BASE_URL) === originOf(url))) return env;
+  const { PINVOICE_TOKEN: _production, ...rest } = env;
+  return rest;
+}
+
 /** The twin-drift report of a journal's entries against the serve at `options.against`. */
 export async function twinDrift(entries: AsyncIterable<ProxyEntry>, options: AgainstOptions): Promise<TwinDriftReport> {
   const url = checkBaseUrl(options.against, '--against');
@@ -108,7 +119,7 @@ export async function twinDrift(entries: AsyncIterable<ProxyEntry>, options: Aga
   let serve: Answer[] = [];
   let resent: TwinDriftReport['resent'] = { creates: 0, refunds: 0, lookups: 0, cards_replaced: 0 };
   if (plan.steps.some((step) => step.kind === 'create')) {
-    const connection = await resolveConnection({ profile: options.profile, tokenFile: options.tokenFile, baseUrl: url, baseUrlFlag: '--against' });
+    const connection = await resolveConnection({ profile: options.profile, tokenFile: options.tokenFile, baseUrl: url, baseUrlFlag: '--against' }, envFor(url));
     const send = createHttp({ baseUrl: url, token: connection.token, timeoutMs: timeoutMsOf({}) ?? 20_000, retries: 2, userAgent: `pinvoice/${packageVersion()}` });
     await checkServe(send, url, connection);
     ({ answers: serve, resent } = await resend(plan, send, url));
