@@ -273,6 +273,6 @@ export const PG_MIGRATIONS: readonly string[] = [
   // 12: a production record loaded by `serve --fixtures` (SQLite's schema 13): the JSON text
   // production sent, answered as it is by every lookup of the charge; null for serve's own charges
   `
-  ALTER TABLE invoices ADD COLUMN production_record TEXT;
+  ALTER TABLE invoices ADD COLUMN IF NOT EXISTS production_record TEXT;
   `,
 ];
