@@ -20,10 +20,21 @@ function origin(value: string): URL {
   return new URL(url.origin);
 }
 
+/** `--ignore`: repeatable, comma-separated; a header name (`header:` optional), `query:NAME`, or a JSON pointer into the body. */
+function ignoreList(value: string, previous: string[] = []): string[] {
+  const given = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  for (const part of given) {
+    if (!/^(?:\/.*|query:.+|(?:header:)?[!#$%&'*+.^_`|~0-9a-z-]+)$/i.test(part)) {
+      throw new InvalidArgumentError(`${JSON.stringify(part)} must be a header name (idempotency-key, header:x-request-id), query:NAME (query:page) or a JSON pointer into the body (/metadata/sent_at)`);
+    }
+  }
+  return [...previous, ...given];
+}
+
 const proxyCommand = () =>
   new Command('proxy')
     .description('a reverse proxy in front of the production gateway: traffic passes untouched, is journaled redacted (pinvoice logs --journal) and checked against the contract (pinvoice drift); writes only with --allow-writes')
-    .addOption(new Option('--to <origin>', 'the gateway to pass requests to, e.g. https://api.gateway.example').argParser(origin).makeOptionMandatory())
+    .addOption(new Option('--to <origin>', 'the gateway to pass requests to, e.g. https://api.gateway.example (required unless --replay)').argParser(origin))
     .option('--host <host>', 'address to listen on (another than loopback is warned about: the proxy passes on whoever reaches it)', '127.0.0.1')
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4020).argParser(port))
     .option('--journal <file>', 'the journal’s SQLite file (default: proxy/<origin>.journal in the data directory, one per origin)')
@@ -31,12 +42,19 @@ const proxyCommand = () =>
     .option('--allow-writes', 'let requests other than GET, HEAD and OPTIONS (charges, refunds) reach the gateway; without it they are refused 403 proxy_write_refused and never sent')
     .option('--max-amount <reais>', 'with --allow-writes: refuse (403 proxy_amount_refused) a charge or a refund above this many reais, e.g. 10 or 10,00')
     .addOption(new Option('--timeout <seconds>', 'answer 504 gateway_timeout when the gateway has not answered within this many seconds').default(30).argParser(positiveSeconds))
+    // recordings (contract, "Recordings"): --record beside --to, --replay in its place
+    .option('--record <file>', 'append every exchange, redacted (no Authorization, no card number or security code), as JSON lines to this file, owner-only, for --replay')
+    .addOption(new Option('--replay <file>', 'answer from a recording (--record) instead of a gateway, with no network: a request unrecorded is 404 not_recorded, naming the closest').conflicts(['to', 'allowWrites', 'maxAmount', 'record', 'timeout']))
+    .addOption(new Option('--ignore <what>', 'with --replay: leave out of the match a header, query:NAME or a JSON pointer into the body (/metadata/sent_at), repeatable or comma-separated; the Idempotency-Key and volatile values (times, ids) always are').argParser(ignoreList))
+    .option('--strict', 'with --replay: at stop, name every recorded exchange never asked for, and exit 16 if there is one')
     .option('--write-env <path>', 'once listening, write PINVOICE_BASE_URL (the proxy) and PINVOICE_PROXY_TOKEN (its inspector token) to this file, owner-only, for a CI job to source')
     .addHelpText('after', examples(
       'pinvoice proxy --to https://api.gateway.example                     # reads only; point your code at http://127.0.0.1:4020',
       'pinvoice proxy --to https://api.gateway.example --allow-writes --max-amount 5   # test charges of at most R$ 5,00',
       'pinvoice logs tail --journal ~/.local/share/pinvoice/proxy/api.gateway.example.journal',
       'pinvoice drift --journal proxy.journal --format markdown >> "$GITHUB_STEP_SUMMARY"',
+      'pinvoice proxy --to https://api.gateway.example --allow-writes --record checkout.jsonl   # then, offline:',
+      'pinvoice proxy --replay checkout.jsonl --strict --ignore /metadata/sent_at',
     ));
 export type ProxyFlags = FlagsOf<typeof proxyCommand>;
 
