@@ -45,7 +45,7 @@ const proxyCommand = () =>
     // recordings (contract, "Recordings"): --record beside --to, --replay in its place
     .option('--record <file>', 'append every exchange, redacted (no Authorization, no card number or security code), as JSON lines to this file, owner-only, for --replay')
     .addOption(new Option('--replay <file>', 'answer from a recording (--record) instead of a gateway, with no network: a request unrecorded is 404 not_recorded, naming the closest').conflicts(['to', 'allowWrites', 'maxAmount', 'record', 'timeout']))
-    .addOption(new Option('--ignore <what>', 'with --replay: leave out of the match a header, query:NAME or a JSON pointer into the body (/metadata/sent_at), repeatable or comma-separated; the Idempotency-Key and volatile values (times, ids) always are').argParser(ignoreList))
+    .addOption(new Option('--ignore <what>', 'with --replay: leave out of the match a query:NAME or a JSON pointer into the body (/metadata/sent_at), repeatable or comma-separated (a header name is taken too, but headers never take part); a volatile value (a time, an id) matches any of its kind').argParser(ignoreList))
     .option('--strict', 'with --replay: at stop, name every recorded exchange never asked for, and exit 16 if there is one')
     .option('--write-env <path>', 'once listening, write PINVOICE_BASE_URL (the proxy) and PINVOICE_PROXY_TOKEN (its inspector token) to this file, owner-only, for a CI job to source')
     .addHelpText('after', examples(
@@ -53,8 +53,8 @@ const proxyCommand = () =>
       'pinvoice proxy --to https://api.gateway.example --allow-writes --max-amount 5   # test charges of at most R$ 5,00',
       'pinvoice logs tail --journal ~/.local/share/pinvoice/proxy/api.gateway.example.journal',
       'pinvoice drift --journal proxy.journal --format markdown >> "$GITHUB_STEP_SUMMARY"',
-      'pinvoice proxy --to https://api.gateway.example --allow-writes --record checkout.jsonl   # then, offline:',
-      'pinvoice proxy --replay checkout.jsonl --strict --ignore /metadata/sent_at',
+      'pinvoice proxy --to https://api.gateway.example --allow-writes --record checkout.jsonl   # keep the session',
+      'pinvoice proxy --replay checkout.jsonl --strict --ignore /metadata/sent_at              # answer it again, offline',
     ));
 export type ProxyFlags = FlagsOf<typeof proxyCommand>;
 
