@@ -41,6 +41,8 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
   let env: Record<string, string>;
   let recording: string;
   let chargeId: number;
+  let firstRunMode = '';
+  let secondRunStderr = '';
   const auth = () => ({ authorization: `Bearer ${gateway.token}` });
 
   beforeAll(async () => {
@@ -64,12 +66,14 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
     expect(paid.json.status).toBe('paid');
     await entryOf(live, paid.entry);
     expect(await live.stop('SIGTERM')).toBe(0);
+    firstRunMode = (statSync(recording).mode & 0o777).toString(8);
     // a second run, writes refused, goes on in the same file
     const guarded = await startProxy(['--to', gateway.url, '--port', '0', '--journal', journal, '--record', recording], { ...env, ...UMASK_000 });
     const refused = await raw(`${guarded.url}/api/v2/invoices/${chargeId}/refund`, { method: 'POST', headers: json(auth()), body: JSON.stringify({ amount_cents: 100 }) });
     expect(refused.status).toBe(403);
     await entryOf(guarded, refused.entry);
     expect(await guarded.stop('SIGTERM')).toBe(0);
+    secondRunStderr = guarded.stderr();
   });
   afterAll(() => gateway?.close());
 
@@ -94,6 +98,8 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
     expect(bytes).toContain('555555******4444');
     for (const secret of [CARD, gateway.token, 'security_code', 'Bearer ']) expect(bytes, secret).not.toContain(secret);
     expect(bytes).not.toMatch(new RegExp(`(?<![\\w.])${CODE}(?![\\w.])`));
+    expect(firstRunMode, 'as the first run made it').toBe('600');
+    expect(secondRunStderr, 'the second run found nothing to tighten').not.toContain('made owner-only');
     expect((statSync(recording).mode & 0o777).toString(8)).toBe('600');
     expect((statSync(dirname(recording)).mode & 0o777).toString(8)).toBe('700');
   });
@@ -101,6 +107,7 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
   describe('replayed, the stand-in stopped', () => {
     let replay: ProxyProcess;
     let received: number;
+    let lastEntry = 0;
     const journal = () => join(dir, 'replay.journal');
     beforeAll(async () => {
       received = gateway.requests.length;
@@ -133,6 +140,7 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
     it('answers 404 not_recorded to a create differing in one member, its first near miss naming it', async () => {
       const got = await raw(`${replay.url}/api/v2/invoices`, { method: 'POST', headers: json(auth()), body: JSON.stringify(pixBody({ total_price_cents: 2990 })) });
       expect(got.status).toBe(404);
+      lastEntry = got.entry;
       expect(got.json.error).toBe('not_recorded');
       expect(got.json.near_misses.length).toBeLessThanOrEqual(3);
       expect(got.json.near_misses[0]).toMatchObject({ entry: 2, line: 2, request: { method: 'POST', path: '/api/v2/invoices' } });
@@ -144,6 +152,7 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
     });
 
     it('journals the replayed exchanges and the not_recorded one', async () => {
+      await entryOf(replay, lastEntry); // (written once the proxy's API has flushed it)
       const list = await run(['logs', 'list', '--journal', journal(), '--json'], { env });
       expect(list.code, list.stderr).toBe(0);
       const entries = JSON.parse(list.stdout).data ?? JSON.parse(list.stdout);
@@ -233,7 +242,7 @@ describe.runIf(ENGINE === 'sqlite')('a full disk under a recording', () => {
       expect(proxy.stderr().match(/recording: cannot write to/g), proxy.stderr()).toHaveLength(1);
       expect(proxy.stderr()).toContain(`cannot write to ${file} (ENOSPC)`);
       const text = readFileSync(file, 'utf8');
-      expect(text.endsWith('\n')).toBe(true);
+      expect(text.endsWith('\n'), 'the last line is whole').toBe(true);
       const recorded = lines(file);
       expect(recorded.length).toBeGreaterThanOrEqual(3);
       expect(recorded.length).toBeLessThan(43);
