@@ -41,7 +41,7 @@ function whole(kept: string | Buffer | null, original: string | null): string | 
 }
 
 /** What a recording's line is made of: the exchange, its journal entry, and the two messages' headers. */
-export interface Recorded {
+export interface LineSource {
   id: number;
   entry: NewJournalEntry;
   exchanged: Exchanged;
@@ -53,7 +53,7 @@ export interface Recorded {
 }
 
 /** The exchange's line (with its newline), or undefined for one the client saw no whole answer to, or whose body was not kept. */
-export function recordedLine({ id, entry, exchanged, request, answer, bodyKept }: Recorded): string | undefined {
+export function recordedLine({ id, entry, exchanged, request, answer, bodyKept }: LineSource): string | undefined {
   if (entry.status === null || !bodyKept) return undefined;
   const mark = exchanged.url.indexOf('?');
   const line: RecordingLine = {

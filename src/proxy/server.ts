@@ -1,6 +1,7 @@
 // `pinvoice proxy`'s server: one node:http server whose requests under /_pinvoice/ go to the proxy's
 // own API (a fastify app, api.ts) and every other to the origin (forward.ts), through one kept-alive
-// pool of connections. The journal is serve's store in a file of its own, written by its own thread.
+// pool of connections (or, with --replay, to the recording's answers: replay.ts). The journal is
+// serve's store in a file of its own, written by its own thread.
 import { randomBytes } from 'node:crypto';
 import { createServer, Agent as HttpAgent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';

@@ -2,7 +2,8 @@
 // Pinvoice-Proxy-Entry header names it before the answer is sent), and its entry once it has ended
 // and been checked, out of band (after the answer went out, on a later turn of the event loop). The
 // store gives ids in the order entries are appended, so entries are handed to serve's recorder in id
-// order: one that ends early waits for those begun before it (at most --timeout).
+// order: one that ends early waits for those begun before it (at most --timeout). With --record, each
+// exchange's line is made there too, from its entry, and the drain's lines appended in one write.
 import type { JournalRecorder } from '../server/journal/recorder.js';
 import { createRecorder } from '../server/journal/recorder.js';
 import type { NewJournalEntry } from '../server/store/port.js';

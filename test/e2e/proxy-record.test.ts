@@ -15,7 +15,7 @@ import { run } from '../support/cli.js';
 import { ENGINE } from '../support/engine.js';
 import { pixBody, removeWorkDirs, workDir } from '../support/processes.js';
 import { setStatus, startProductionGateway, type ProductionGateway } from '../support/production-gateway.js';
-import { entryOf, raw, startProxy, stopProxies, type ProxyProcess } from '../support/proxy.js';
+import { entryOf, own, raw, startProxy, stopProxies, type ProxyProcess } from '../support/proxy.js';
 import { canMountTmpfs, fill, mountTmpfs, type Tmpfs } from '../support/tmpfs.js';
 
 const CARD = '5555555555554444';
@@ -115,8 +115,11 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
       replay = await startProxy(['--replay', recording, '--strict', '--port', '0', '--journal', journal()], env);
     });
 
-    it('names the recording at start', () => {
+    it('names the recording at start, and its own API answers with the inspector token', async () => {
       expect(replay.stderr()).toContain(`replaying ${recording} (5 recorded exchanges; nothing is sent to any gateway)`);
+      const health = await own(replay, '/health');
+      expect(health.status).toBe(200);
+      expect(health.body).toMatchObject({ status: 'ok', origin: null, replay: recording });
     });
 
     it('answers repeated reads with their recorded answers in order, then the last again', async () => {
