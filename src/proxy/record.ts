@@ -10,7 +10,8 @@ import { dirname } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { BODY_CAP_BYTES } from '../api/journal.js';
 import type { RecordingLine } from '../api/proxy.js';
-import { openPrivateFile, ownFolder, type Notify } from '../base/private-file.js';
+import { InputError } from '../base/input-error.js';
+import { openPrivateFile, ownFolder, PrivateFileError, type Notify } from '../base/private-file.js';
 import { redactedText } from '../server/journal/redact.js';
 import type { NewJournalEntry } from '../server/store/port.js';
 import { queryOf, type Exchanged } from './entry.js';
@@ -101,8 +102,15 @@ const newlines = (bytes: Buffer) => {
 
 /** Opens FILE to append to (a second run goes on after the first's lines), owner-only; its folder made 0700 when missing. */
 export function openRecording(file: string, notify: Notify): Recording {
-  if (!existsSync(dirname(file))) ownFolder(dirname(file), notify);
-  const fd = openPrivateFile(file, 'a+', notify, ' or give another --record');
+  let fd: number;
+  try {
+    if (!existsSync(dirname(file))) ownFolder(dirname(file), notify);
+    fd = openPrivateFile(file, 'a+', notify, ' or give another --record');
+  } catch (error) {
+    if (error instanceof PrivateFileError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`--record ${file}: ${code === 'EISDIR' ? 'a folder, not a file' : (error as Error).message}`);
+  }
   const found = fstatSync(fd).size;
   let size = wholeLinesEnd(fd, found);
   if (size < found) {

@@ -213,6 +213,39 @@ describe.runIf(ENGINE === 'sqlite')('a recording that cannot be replayed, and fl
     expect(neither.code).toBe(2);
     expect(neither.stderr).toContain('--to is required');
   });
+
+  it('refuses a folder given as --record, naming it', async () => {
+    const got = await run(['proxy', '--to', 'http://127.0.0.1:9', '--port', '0', '--journal', join(dir, 'j.journal'), '--record', dir], { env });
+    expect(got.code).toBe(2);
+    expect(got.stderr).toContain(`--record ${dir}: a folder, not a file`);
+  });
+});
+
+describe.runIf(ENGINE === 'sqlite')('a gzip answer, recorded and replayed', () => {
+  it('is recorded decoded, without its Content-Encoding, and replayed as that text', async () => {
+    const gateway = await startProductionGateway();
+    try {
+      const { dir, env } = workDir('pinvoice-record-gzip-');
+      const file = join(dir, 'gzip.jsonl');
+      const live = await startProxy(['--to', gateway.url, '--port', '0', '--journal', join(dir, 'live.journal'), '--record', file], env);
+      gateway.once('GET', /\/api\/v2\/company/, { status: 200, body: { data: { name: 'Loja Exemplo' } }, gzip: true });
+      const got = await raw(`${live.url}/api/v2/company`, { headers: { authorization: `Bearer ${gateway.token}`, 'accept-encoding': 'gzip' } });
+      expect(got.headers['content-encoding'], 'the client got it gzipped').toBe('gzip');
+      await entryOf(live, got.entry);
+      expect(await live.stop('SIGTERM')).toBe(0);
+      const [line] = lines(file);
+      expect(line.answer.body).toBe('{"data":{"name":"Loja Exemplo"}}');
+      expect(line.answer.headers).not.toHaveProperty('content-encoding');
+      expect(line.answer.headers).not.toHaveProperty('content-length');
+      const replay = await startProxy(['--replay', file, '--port', '0', '--journal', join(dir, 'replay.journal')], env);
+      const again = await raw(`${replay.url}/api/v2/company`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(again.headers['content-encoding']).toBeUndefined();
+      expect(again.json).toEqual({ data: { name: 'Loja Exemplo' } });
+      expect(await replay.stop('SIGTERM')).toBe(0);
+    } finally {
+      await gateway.close();
+    }
+  });
 });
 
 const tmpfsAllowed = ENGINE === 'sqlite' && canMountTmpfs();
