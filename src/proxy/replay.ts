@@ -133,7 +133,9 @@ export function createReplay(file: string, recorded: Recorded[], ignore: Ignored
   const byLine = new Map<string, Recorded[]>();
   for (const exchange of recorded) {
     const key = `${exchange.request.method.toUpperCase()} ${exchange.request.path}`;
-    byLine.set(key, [...(byLine.get(key) ?? []), exchange]);
+    const same = byLine.get(key);
+    if (same) same.push(exchange);
+    else byLine.set(key, [exchange]);
   }
   return {
     file,
