@@ -54,3 +54,21 @@ export function shapeOf(value: unknown): string {
 /** A value checked against a list of values: a short code-like word as itself (`string "in_analysis"`), else its shape. */
 export const valueOrShape = (value: unknown): string =>
   (typeof value === 'string' && CODE_LIKE.test(value) ? `string ${JSON.stringify(value)}` : shapeOf(value));
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A generated code: 20 or more letters, digits, `-` and `_`, with letters and digits both (a nonce, a hash, a token). */
+const GENERATED = /^(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{20,}$/i;
+
+/**
+ * The kind of a volatile value (one made anew each time: a time, a UUID, a prefixed id, a generated
+ * code), or undefined for any other: two values of one kind are the same to a replay's matching
+ * (`pinvoice proxy --replay`), as a finding shows such values by their shape only.
+ */
+export function volatileKind(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (timestampForm(value) !== undefined) return 'timestamp';
+  if (UUID.test(value)) return 'uuid';
+  const prefix = ID_PREFIX.exec(value);
+  if (prefix) return `id ${prefix[0]}`;
+  return GENERATED.test(value) ? 'code' : undefined;
+}

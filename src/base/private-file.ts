@@ -171,10 +171,10 @@ export function writePrivateFile(path: string, text: string, notify: Notify): vo
 }
 
 /**
- * Opens a file for writing ('w' empties it, 'a' appends): a new one 0600, one found wider tightened
+ * Opens a file for writing ('w' empties it, 'a' appends, 'a+' appends and reads): a new one 0600, one found wider tightened
  * first (before 'w' empties another user's file, it is refused). Answers the descriptor.
  */
-export function openPrivateFile(path: string, flags: 'w' | 'a', notify: Notify, advice = ''): number {
+export function openPrivateFile(path: string, flags: 'w' | 'a' | 'a+', notify: Notify, advice = ''): number {
   const before = statOf(path);
   if (before) tightenFiles([path], notify, advice);
   const fd = openSync(path, flags, FILE_MODE);

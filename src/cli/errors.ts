@@ -17,6 +17,7 @@ export const EXIT = {
   locationUnreachable: 13,
   notPayable: 14,
   drift: 15,
+  replayUnused: 16,
   cancelled: 130,
 } as const;
 
@@ -61,6 +62,8 @@ export const EXIT_CODE_HELP = `Exit codes:
        canceled)
   15   drift: a group at or above --fail-on (default error) is left after
        --accept (an expired acceptance counts again)
+  16   proxy --replay --strict: a recorded exchange was never asked for
+       (each is named at stop)
   130  cancelled (Ctrl-C)`;
 
 export class CliError extends Error {

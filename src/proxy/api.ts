@@ -13,7 +13,9 @@ import type { ProxyWriter } from './writer.js';
 
 export interface ProxyApiOptions {
   token: string;
-  origin: string;
+  /** the gateway (null: replaying the recording `replay`) */
+  origin: string | null;
+  replay?: string | undefined;
   journalFile: string;
   allowWrites: boolean;
   maxAmountCents?: number | undefined;
@@ -54,7 +56,7 @@ export function registerProxyApi(app: FastifyInstance, options: ProxyApiOptions)
     throw new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]} in the proxy's own API (${OWN_PREFIX}/requests, ${OWN_PREFIX}/drift, ${OWN_PREFIX}/health).`);
   });
   app.get(`${OWN_PREFIX}/health`, async () => ({
-    status: 'ok', origin: options.origin, writes: options.allowWrites ? 'allowed' : 'refused', journal_max: options.writer.recorder.keep,
+    status: 'ok', origin: options.origin, ...(options.replay !== undefined && { replay: options.replay }), writes: options.allowWrites ? 'allowed' : 'refused', journal_max: options.writer.recorder.keep,
     ...(options.maxAmountCents !== undefined && { max_amount_cents: options.maxAmountCents }), journal: options.journalFile,
   }));
   app.get(`${OWN_PREFIX}/requests`, (request) => listJournal(ctx, COMPANY, request));

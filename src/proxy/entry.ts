@@ -49,7 +49,7 @@ function recordId(method: string, path: string, text: string | null): number | u
 
 /** The query as serve's entries keep it: each name once, a repeated one as a list (the last few hundred kept: a poller's). */
 const queries = new TextLru<Record<string, string | string[]>>(256);
-function queryOf(search: string): Record<string, string | string[]> {
+export function queryOf(search: string): Record<string, string | string[]> {
   const known = queries.get(search);
   if (known !== undefined) return known;
   const query: Record<string, string | string[]> = {};

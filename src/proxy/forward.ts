@@ -18,7 +18,8 @@ import { spokenDuration } from '../base/spoken-duration.js';
 import { TextLru } from '../base/text-lru.js';
 import { proxyEntry, type Exchanged } from './entry.js';
 import { refusal, type GuardOptions } from './guard.js';
-import type { ProxyWriter } from './writer.js';
+import { recordedLine } from './record.js';
+import type { LineOf, ProxyWriter } from './writer.js';
 
 /** What the checks are given of an exchange (src/proxy/check.ts). */
 export interface Exchange {
@@ -38,6 +39,8 @@ export interface ForwardOptions extends GuardOptions {
   check: (exchange: Exchange) => Finding[];
   agent: HttpAgent | HttpsAgent;
   log: (line: string) => void;
+  /** each exchange also has a line in the recording (--record) */
+  record?: boolean;
 }
 
 /** The largest request body the proxy takes (it reads a write whole before sending it: the guard reads its amount). */
@@ -170,13 +173,15 @@ interface Passage {
   exchanged: Exchanged;
   answerBytes: Buffer | null;
   answerHeaders: IncomingMessage['headers'];
+  /** the gateway's answer (null: none, the proxy answered) */
+  answer: IncomingMessage | null;
   /** the gateway's status (null: it did not answer, or cut its answer short) */
   upstreamStatus: number | null;
   finished: boolean;
 }
 
 /** A request that says it has no body (a GET, most often) is not waited for: nothing is read, no promise made. */
-function bodyOf(request: IncomingMessage): Buffer | Promise<Buffer | undefined> {
+export function bodyOf(request: IncomingMessage): Buffer | Promise<Buffer | undefined> {
   const length = request.headers['content-length'];
   if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) {
     request.resume();
@@ -207,8 +212,14 @@ export function createForwarder(options: ForwardOptions) {
         status: passage.upstreamStatus, answerHeaders: passage.answerHeaders, answerBody: passage.upstreamStatus === null ? null : exchanged.answerBody,
       });
       return proxyEntry(exchanged);
-    }, !READ_METHODS.includes(method));
+    }, !READ_METHODS.includes(method), options.record ? recordingLine(passage) : undefined);
   }
+
+  /** The exchange's line in the recording, from its entry (made in the writer's drain, in id order). */
+  const recordingLine = (passage: Passage): LineOf => (entry) => recordedLine({
+    id: passage.id, entry, exchanged: passage.exchanged, request: passage.response.req, answer: passage.answer,
+    bodyKept: passage.answerBytes !== null && passage.exchanged.answerBody !== null,
+  });
 
   /** The proxy's own answer, in place of the gateway's. */
   function answerOwn(passage: Passage, status: number, code: ProxyErrorCode, message: string): void {
@@ -229,6 +240,7 @@ export function createForwarder(options: ForwardOptions) {
     const status = answer.statusCode ?? 502;
     passage.upstreamStatus = status;
     passage.answerHeaders = answer.headers;
+    passage.answer = answer;
     exchanged.status = status;
     exchanged.upstream = { status, duration_ms: Math.round((performance.now() - passage.started) * 100) / 100 };
     const out = endToEnd(answer.rawHeaders);
@@ -310,7 +322,7 @@ export function createForwarder(options: ForwardOptions) {
     const mark = url.indexOf('?');
     const passage: Passage = {
       id: writer.begin(), started: performance.now(), method, url, path: mark === -1 ? url : url.slice(0, mark), body: EMPTY, response,
-      answerBytes: null, answerHeaders: {}, upstreamStatus: null, finished: false,
+      answerBytes: null, answerHeaders: {}, answer: null, upstreamStatus: null, finished: false,
       exchanged: { wall: Date.now(), method, url, headers: request.headers, requestBody: null, status: null, answerBody: null, upstream: null, error: null, durationMs: 0, findings: [] },
     };
     const body = bodyOf(request);

@@ -1,7 +1,8 @@
 // `pinvoice proxy`'s server: one node:http server whose requests under /_pinvoice/ go to the proxy's
 // own API (a fastify app, api.ts) and every other to the origin (forward.ts), through one kept-alive
-// pool of connections. The journal is serve's store in a file of its own, written by its own thread.
-// With --forward it also takes CONNECT (connect.ts); without, a CONNECT is refused 405.
+// pool of connections (or, with --replay, to the recording's answers: replay.ts). The journal is
+// serve's store in a file of its own, written by its own thread. With --forward it also takes CONNECT
+// (connect.ts); without, a CONNECT is refused 405.
 import { randomBytes } from 'node:crypto';
 import { createServer, Agent as HttpAgent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -15,12 +16,14 @@ import { registerProxyApi, BODY_LIMIT } from './api.js';
 import { refuseConnect, startForwarding, type Forwarding } from './connect.js';
 import { createForwarder, type Exchange } from './forward.js';
 import { openJournalForWriting } from './journal.js';
+import { openRecording } from './record.js';
+import { createReplayer, type Replay } from './replay.js';
 import { trustedAuthorities } from './trust.js';
-import { createWriter } from './writer.js';
+import { createWriter, type ProxyWriter } from './writer.js';
 
 export interface ProxyOptions {
-  /** the gateway's origin (scheme, host, port) */
-  origin: URL;
+  /** the gateway's origin (scheme, host, port); none when replaying */
+  origin?: URL | undefined;
   host: string;
   port: number;
   journalFile: string;
@@ -40,6 +43,10 @@ export interface ProxyOptions {
   log: (line: string) => void;
   /** --forward: also an HTTP forward proxy (CONNECT; connect.ts) */
   forward?: boolean;
+  /** --record FILE: each exchange also appended to this recording */
+  record?: string | undefined;
+  /** --replay FILE: every request answered from this recording, none sent to `origin` */
+  replay?: Replay | undefined;
 }
 
 export interface RunningProxy {
@@ -59,19 +66,27 @@ export class ProxyListenError extends Error {
 /** A new inspector token: only this proxy's run knows it. */
 const newToken = () => `pinv_proxy_${randomBytes(24).toString('base64url')}`;
 
-export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const store = openJournalForWriting(options.journalFile, options.log, options.ownJournalFolder);
-  const writer = await createWriter(store, options.keep, options.log);
-  const token = options.token ?? newToken();
+/** The origin's pool of kept-alive connections, and the forwarder passing requests through it. */
+function passthrough(options: ProxyOptions, writer: ProxyWriter) {
+  const origin = options.origin as URL;
   const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
-  const ca = options.origin.protocol === 'https:' ? trustedAuthorities() : undefined;
+  const ca = origin.protocol === 'https:' ? trustedAuthorities() : undefined;
   // one secure context for every connection: given `ca`, each new connection would parse the ~300 CAs again (~0.1 s of the main thread each)
   const secureContext = ca && createSecureContext({ ca });
-  const agent = options.origin.protocol === 'https:' ? new HttpsAgent({ ...agentOptions, ...(secureContext && { secureContext }) }) : new HttpAgent(agentOptions);
+  const agent = origin.protocol === 'https:' ? new HttpsAgent({ ...agentOptions, ...(secureContext && { secureContext }) }) : new HttpAgent(agentOptions);
   const forward = createForwarder({
-    origin: options.origin, timeoutMs: options.timeoutMs, writer, agent, log: options.log,
+    origin, timeoutMs: options.timeoutMs, writer, agent, log: options.log, record: options.record !== undefined,
     allowWrites: options.allowWrites, maxAmountCents: options.maxAmountCents, check: options.check ?? (() => []),
   });
+  return { forward, close: () => agent.destroy() };
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const store = openJournalForWriting(options.journalFile, options.log, options.ownJournalFolder);
+  const recording = options.record === undefined ? undefined : openRecording(options.record, options.log);
+  const writer = await createWriter(store, options.keep, options.log, recording);
+  const token = options.token ?? newToken();
+  const { forward, close: closeUpstream } = options.replay ? { forward: createReplayer(options.replay, writer), close: () => undefined } : passthrough(options, writer);
   let server: Server | undefined;
   let forwarding: Forwarding | undefined;
   const own = Fastify({
@@ -97,12 +112,12 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
   });
   const api = registerProxyApi(own, {
-    token, origin: options.origin.origin, journalFile: options.journalFile, allowWrites: options.allowWrites,
+    token, origin: options.origin?.origin ?? null, replay: options.replay?.file, journalFile: options.journalFile, allowWrites: options.allowWrites,
     maxAmountCents: options.maxAmountCents, store, writer, drift: options.drift,
   });
   await own.ready();
   try {
-    if (options.forward) forwarding = await startForwarding({ origin: options.origin, journalFile: options.journalFile, server: server as Server, writer, timeoutMs: options.timeoutMs, log: options.log });
+    if (options.forward && options.origin) forwarding = await startForwarding({ origin: options.origin, journalFile: options.journalFile, server: server as Server, writer, timeoutMs: options.timeoutMs, log: options.log });
     else (server as Server).on('connect', refuseConnect);
   } catch (error) {
     await writer.close();
@@ -126,7 +141,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       forwarding?.close();
       (server as Server).closeIdleConnections();
       await own.close();
-      agent.destroy();
+      closeUpstream();
       await writer.close();
     },
   };

@@ -22,7 +22,7 @@ export interface ProxyConnection {
   /** the drift report of the journal's window (pinvoice drift's JSON) */
   drift(): Promise<unknown>;
   /** the proxy's health: its origin, whether writes pass, its journal */
-  health(): Promise<{ status: string; origin: string; writes: 'allowed' | 'refused'; journal: string; journal_max: number }>;
+  health(): Promise<{ status: string; origin: string | null; replay?: string; writes: 'allowed' | 'refused'; journal: string; journal_max: number }>;
 }
 
 export interface ConnectProxyOptions {

@@ -51,7 +51,7 @@ export function startProxy(args: string[], env: Record<string, string | undefine
     const timer = setTimeout(() => reject(new Error(`the proxy did not start within 15 s; stderr: ${stderr}`)), 15_000);
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
-      const url = /pinvoice proxy listening on (http:\/\/\S+?),? forwarding to/.exec(stderr)?.[1];
+      const url = /pinvoice proxy listening on (http:\/\/\S+?),? (?:forwarding to|replaying)/.exec(stderr)?.[1];
       const token = /inspector token: (\S+)/.exec(stderr)?.[1];
       if (!url || !token) return;
       clearTimeout(timer);

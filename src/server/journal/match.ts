@@ -18,8 +18,20 @@ export function statusMatches(expected: number | string, status: number | null):
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Where `received` falls short of `expected` (a subset): each leaf that differs or is missing. */
-function bodyDifferences(expected: unknown, received: unknown, at: string, out: Difference[]): void {
+/**
+ * How two bodies are compared: a pattern is a subset (members the entry has beyond it do not count);
+ * an exact comparison (a replay's) also names what only `received` has, and `alike` says where two
+ * values count as the same whatever they are (a member left out, two volatile values of one kind).
+ */
+export interface Comparison {
+  exact: boolean;
+  alike?: (at: string, expected: unknown, received: unknown) => boolean;
+}
+const SUBSET: Comparison = { exact: false };
+
+/** Where `received` falls short of `expected` (a subset, or exactly): each leaf that differs or is missing. */
+export function bodyDifferences(expected: unknown, received: unknown, at: string, out: Difference[], how: Comparison = SUBSET): void {
+  if (how.alike?.(at, expected, received)) return;
   if (isObject(expected) || Array.isArray(expected)) {
     const container = Array.isArray(expected) ? Array.isArray(received) : isObject(received);
     if (!container) {
@@ -28,7 +40,12 @@ function bodyDifferences(expected: unknown, received: unknown, at: string, out: 
     }
     for (const [key, value] of Object.entries(expected)) {
       const next = (received as Record<string, unknown>)[key];
-      bodyDifferences(value, next, `${at}/${escapePointer(key)}`, out);
+      bodyDifferences(value, next, `${at}/${escapePointer(key)}`, out, how);
+    }
+    if (!how.exact) return;
+    for (const [key, value] of Object.entries(received as object)) {
+      const path = `${at}/${escapePointer(key)}`;
+      if (!Object.hasOwn(expected, key) && !how.alike?.(path, undefined, value)) out.push({ path, expected: undefined, received: value });
     }
     return;
   }
