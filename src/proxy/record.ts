@@ -18,6 +18,11 @@ import { queryOf, type Exchanged } from './entry.js';
 
 /** Never written: credentials, what only one hop means, and a length (a body recorded redacted has its own). */
 const LEFT_OUT = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'content-length', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/**
+ * A header whose name says it carries a credential (`X-Api-Key`, `X-Auth-Token`, `X-Session-Id`,
+ * `X-Client-Secret`…): an integration may send its key in one instead of Authorization; never written.
+ */
+const CREDENTIAL_NAME = /auth|token|secret|api[-_]?key|session|password|passwd|signature|credential/i;
 /** An answer's body is recorded decoded: its encoding would no longer be true of it. */
 const ANSWER_LEFT_OUT = new Set(['content-encoding']);
 
@@ -26,7 +31,7 @@ function recordedHeaders(distinct: Record<string, string[] | undefined>, alsoLef
   const named = new Set((distinct.connection ?? []).flatMap((value) => value.split(',').map((token) => token.trim().toLowerCase())));
   const out: Record<string, string | string[]> = {};
   for (const [name, values] of Object.entries(distinct)) {
-    if (values === undefined || LEFT_OUT.has(name) || named.has(name) || alsoLeftOut?.has(name)) continue;
+    if (values === undefined || LEFT_OUT.has(name) || CREDENTIAL_NAME.test(name) || named.has(name) || alsoLeftOut?.has(name)) continue;
     out[name] = values.length === 1 ? (values[0] as string) : values;
   }
   return out;

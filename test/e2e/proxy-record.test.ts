@@ -44,6 +44,8 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
   let firstRunMode = '';
   let secondRunStderr = '';
   const auth = () => ({ authorization: `Bearer ${gateway.token}` });
+  /** a key some integrations send in a header of their own (as well as, or instead of, Authorization) */
+  const API_KEY = 'sk_live_header_key_never_recorded_01';
 
   beforeAll(async () => {
     gateway = await startProductionGateway();
@@ -56,7 +58,7 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
     const card = await raw(`${live.url}/api/v2/invoices`, { method: 'POST', headers: json(auth()), body: JSON.stringify(cardBody()) });
     expect(card.status).toBe(200);
     expect(JSON.parse(gateway.requests.at(-1)!.body).card, 'production gets the card as sent').toMatchObject({ number: CARD, security_code: CODE });
-    const pix = await raw(`${live.url}/api/v2/invoices`, { method: 'POST', headers: json(auth()), body: JSON.stringify(pixBody()) });
+    const pix = await raw(`${live.url}/api/v2/invoices`, { method: 'POST', headers: json({ ...auth(), 'x-api-key': API_KEY, 'x-request-id': 'req-kept-1' }), body: JSON.stringify(pixBody()) });
     expect(pix.status).toBe(200);
     const record = gateway.addRecord();
     chargeId = record.id;
@@ -90,13 +92,15 @@ describe.runIf(ENGINE === 'sqlite')('proxy --record, then --replay with no netwo
       expect(line.request.headers).not.toHaveProperty('connection');
     }
     expect(recorded[0].request.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(recorded[1].request.headers, 'a credential header of its own is left out, others kept').not.toHaveProperty('x-api-key');
+    expect(recorded[1].request.headers['x-request-id']).toBe('req-kept-1');
     expect(JSON.parse(recorded[0].request.body).card).toEqual({ number: '555555******4444', first_name: 'Fulano', last_name: 'de Tal', month: '12', year: '2030', installment: 1 });
   });
 
   it('holds no card number, security code or token in any byte of the file, which is owner-only under umask 000', () => {
     const bytes = readFileSync(recording).toString('latin1');
     expect(bytes).toContain('555555******4444');
-    for (const secret of [CARD, gateway.token, 'security_code', 'Bearer ']) expect(bytes, secret).not.toContain(secret);
+    for (const secret of [CARD, gateway.token, API_KEY, 'security_code', 'Bearer ']) expect(bytes, secret).not.toContain(secret);
     expect(bytes).not.toMatch(new RegExp(`(?<![\\w.])${CODE}(?![\\w.])`));
     expect(firstRunMode, 'as the first run made it').toBe('600');
     expect(secondRunStderr, 'the second run found nothing to tighten').not.toContain('made owner-only');
