@@ -39,13 +39,15 @@ export const startBareProxy = (origin: string) => forkListening<{ url: string }>
  * merchant runs it; its inspector token read from its --write-env file. Given `profileDir`, under
  * `node --cpu-prof` (the profile written there when it stops).
  */
-export async function startPinvoiceProxy(origin: string, dir: string, profileDir?: string): Promise<ServeProcess & { token: string }> {
+/** `pinvoice proxy --to origin`, its journal in `dir` under `name` (and, with `record`, its recording beside it: --record). */
+export async function startPinvoiceProxy(origin: string, dir: string, profileDir?: string, { name = 'proxy', record = false } = {}): Promise<ServeProcess & { token: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
-  const args = ['proxy', '--to', origin, '--port', '0', '--journal', join(dir, 'proxy.journal'), '--write-env', join(dir, 'proxy.env')];
-  const proxy = await startListening('pinvoice proxy', BIN, args, /^listening on (\S+)$/m, { env, nodeArgs });
-  const token = /^PINVOICE_PROXY_TOKEN='?([^'\n]+)/m.exec(readFileSync(join(dir, 'proxy.env'), 'utf8'))?.[1];
-  if (token === undefined) throw new Error(`pinvoice proxy wrote no PINVOICE_PROXY_TOKEN to ${join(dir, 'proxy.env')}`);
+  const envFile = join(dir, `${name}.env`);
+  const args = ['proxy', '--to', origin, '--port', '0', '--journal', join(dir, `${name}.journal`), '--write-env', envFile, ...(record ? ['--record', join(dir, `${name}.jsonl`)] : [])];
+  const proxy = await startListening(`pinvoice ${name}`, BIN, args, /^listening on (\S+)$/m, { env, nodeArgs });
+  const token = /^PINVOICE_PROXY_TOKEN='?([^'\n]+)/m.exec(readFileSync(envFile, 'utf8'))?.[1];
+  if (token === undefined) throw new Error(`pinvoice proxy wrote no PINVOICE_PROXY_TOKEN to ${envFile}`);
   return { ...proxy, token };
 }
 

@@ -6,10 +6,11 @@
 //     the bare proxy ÷ the upstream direct (on 2 cores about 0.4×: the proxy's own hop)   informational
 //     pinvoice proxy ÷ Prism's proxy mode on our OpenAPI document (bench/proxy-processes.ts says
 //     with which flags)                                                                  goal ≥ 1.5×
+//     pinvoice proxy --record (every exchange also a line of a recording) ÷ without      informational
 //   latency added at a fixed 500 req/s: p50 and p99 through pinvoice proxy minus direct
 //                                                                           goals ≤ 0.5 ms, ≤ 3 ms
-// All four run side by side for the whole run and are loaded in turn, never together, in rounds
-// whose order alternates (A B C D | D C B A | …); each figure is the median of its rounds, its range
+// All five run side by side for the whole run and are loaded in turn, never together, in rounds
+// whose order alternates (A B C D E | E D C B A | …); each figure is the median of its rounds, its range
 // beside it. Informational: exits 0 unless a request failed.
 //   npm run bench:proxy   (builds first; or: npx tsx bench/proxy.ts [--rounds 5] [--duration 2] [--warmup 0.5]
 //                          [--connections 32] [--rate 500] [--latency-duration 3] [--cpu-prof DIR])
@@ -62,6 +63,8 @@ await main(async () => {
   const bare = await startBareProxy(upstream.url);
   const ours = await startPinvoiceProxy(upstream.url, dir, flags['cpu-prof']);
   atExit(() => void ours.stop().catch(() => undefined));
+  const recording = await startPinvoiceProxy(upstream.url, dir, undefined, { name: 'recording', record: true });
+  atExit(() => void recording.stop().catch(() => undefined));
   const prism = await startPrism(upstream.url, dir);
   atExit(() => void prism.stop().catch(() => undefined));
   const worker = LoadWorker.start();
@@ -71,12 +74,13 @@ await main(async () => {
   const barely: Side = { label: 'bare proxy', url: bare.url, pid: bare.pid };
   const pinvoice: Side = { label: 'pinvoice proxy', url: ours.url, pid: ours.pid };
   const prismed: Side = { label: 'prism proxy', url: prism.url, pid: prism.pid };
+  const recorded: Side = { label: 'with --record', url: recording.url, pid: recording.pid };
   const spec = (side: Side): RequestSpec => ({
     method: 'GET',
     headers: { authorization: `Bearer ${upstream.token}` },
     url: upstream.ids.map((id) => `${side.url}/api/v2/invoices?id=${id}`),
   });
-  await checkPassthrough(spec(direct), [barely, pinvoice, prismed].map(spec));
+  await checkPassthrough(spec(direct), [barely, pinvoice, recorded, prismed].map(spec));
 
   console.log(`proxy: GET /api/v2/invoices?id=N over ${IDS} production-style records (${await recordBytes(spec(direct))} bytes on average), ${rounds} rounds, the order alternating`);
   console.log(`  prism proxy ${prism.flags}`);
@@ -90,7 +94,7 @@ await main(async () => {
 
   console.log(`  throughput: ${connections} connections back to back, ${durationMs / 1000} s runs after ${warmupMs / 1000} s of warm-up (cpu: server = that side's own process)`);
   const loud: Map<Side, LoadResult>[] = [];
-  for (let r = 0; r < rounds; r++) loud.push(await run([direct, barely, pinvoice, prismed], { connections, durationMs, warmupMs }, r));
+  for (let r = 0; r < rounds; r++) loud.push(await run([direct, barely, pinvoice, recorded, prismed], { connections, durationMs, warmupMs }, r));
   const ratio = (a: Side, b: Side, goal: number | undefined, note = '') => {
     const ratios = loud.map((round) => (round.get(a) as LoadResult).rps / (round.get(b) as LoadResult).rps);
     const value = median(ratios);
@@ -102,7 +106,8 @@ await main(async () => {
   ratio(barely, direct, undefined, ', about 0.4× on 2 cores');
   ratio(pinvoice, prismed, GOALS.prism);
   ratio(pinvoice, direct, undefined);
-  console.log(`    CPU a request, the side's own process (medians): ${[direct, barely, pinvoice, prismed].map((side) => `${side.label} ${cpuPerRequest(loud, side)} µs`).join(', ')}`);
+  ratio(recorded, pinvoice, undefined, ': what --record costs');
+  console.log(`    CPU a request, the side's own process (medians): ${[direct, barely, pinvoice, recorded, prismed].map((side) => `${side.label} ${cpuPerRequest(loud, side)} µs`).join(', ')}`);
 
   console.log(`  latency at a fixed ${rate} req/s: ${RATE_CONNECTIONS} connections, each request at its due time, ${latencyMs / 1000} s runs after ${warmupMs / 1000} s of warm-up`);
   const steady: Map<Side, LoadResult>[] = [];
@@ -120,7 +125,7 @@ await main(async () => {
   added(pinvoice, true);
   added(barely, false);
   console.log(`  ${await journalSummary(ours.url, ours.token)}`);
-  await Promise.all([ours.stop(), prism.stop()]);
+  await Promise.all([ours.stop(), recording.stop(), prism.stop()]);
   if (flags['cpu-prof'] !== undefined) console.log(`  pinvoice proxy's CPU profile (the whole run): ${flags['cpu-prof']}`);
 });
 
