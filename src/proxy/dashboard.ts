@@ -37,7 +37,7 @@ export async function startDashboard(options: ProxyDashboardOptions): Promise<Pr
   const where = options.origin ?? `replaying ${options.replay ?? 'a recording'}`;
   const site: Site = {
     base, name: `pinvoice proxy ${where}`, tagline: `proxy · ${where}`, tabs: ['requests'],
-    directions: [{ value: 'in', label: 'in: through the proxy' }, { value: 'tunnel', label: 'tunnel: --forward' }], findings: true,
+    directions: [{ value: 'in', label: 'in: through the proxy' }, { value: 'tunnel', label: 'tunnel: --forward' }], proxy: true,
     signInHelp: html`Open the one-time link <code>pinvoice proxy</code> printed when it started, or paste its inspector token here.`,
     secretLabel: 'Inspector token',
   };

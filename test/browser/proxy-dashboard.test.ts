@@ -124,6 +124,13 @@ describe.skipIf(browserSkipReason !== undefined)(`a proxy's dashboard in Chromiu
     expect(await page.locator('section[aria-labelledby="answer-h"] pre').innerText()).toContain(SCRIPT);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('script').count()).toBe(1); // the dashboard's own, nothing from the answer
+    // a proxy's entry: no sandbox clock; the merchant's production token by its hint only, the inspector token nowhere
+    const details = await page.locator('dl.kv').first().innerText();
+    expect(details).not.toContain('Sandbox time');
+    expect(details).toMatch(/Token\s+\S+/);
+    const content = await page.content();
+    expect(content).not.toContain(r.gateway.token);
+    expect(content).not.toContain(r.proxy.token);
   });
 
   it('signs out: the session ends (its cookie no longer opens a page), and a sign-out without the CSRF token is refused', async () => {

@@ -54,8 +54,8 @@ export interface Site {
   tabs: readonly Tab[];
   /** the directions its journal holds, for the filter */
   directions: readonly { value: string; label: string }[];
-  /** a proxy's: entries carry findings (a column in the list, a section on the entry's page) */
-  findings: boolean;
+  /** a proxy's journal: entries carry findings (a column in the list, a section on the entry's page), no sandbox clock, a token by its hint only */
+  proxy: boolean;
   /** the sign-in page's words on where a link or a token comes from */
   signInHelp: Html;
   /** the sign-in field's label */
@@ -64,7 +64,7 @@ export interface Site {
 
 export const SERVE_SITE: Site = {
   base: '/dashboard', name: 'pinvoice sandbox', tagline: 'sandbox dashboard', tabs: ['requests', 'charges', 'company'],
-  directions: [{ value: 'in', label: 'in: requests' }, { value: 'out', label: 'out: postbacks' }], findings: false,
+  directions: [{ value: 'in', label: 'in: requests' }, { value: 'out', label: 'out: postbacks' }], proxy: false,
   signInHelp: html`Open the one-time link <code>pinvoice serve</code> printed when it created the company, or run <code>pinvoice dashboard</code>; or paste an access token of the company here.`,
   secretLabel: 'Access token',
 };
@@ -194,7 +194,7 @@ export function requestRow(entry: AnyEntry, site: Site = SERVE_SITE): Html {
   <td class="path">${what}</td>
   <td>${httpBadge(entry.status)}</td>
   <td class="num">${entry.duration_ms.toFixed(1)} ms</td>
-  <td>${charges.length ? charges : '—'}</td>${site.findings ? html`
+  <td>${charges.length ? charges : '—'}</td>${site.proxy ? html`
   <td>${findingsBadge(entry.findings)}</td>` : ''}
 </tr>
 `;
@@ -204,12 +204,12 @@ export function requestsPage(viewer: Viewer, entries: readonly JournalEntry[], f
   const site = viewer.site ?? SERVE_SITE;
   const rows = [...entries].reverse().map((entry) => requestRow(entry, site));
   return page('Requests', viewer, 'requests', html`<h1>Requests</h1>
-<p class="muted">${site.findings ? 'Every exchange through the proxy, with the findings of its checks' : "Every request made with the company's tokens and every postback attempt"}, newest first; new ones appear as they come.${dropped > 0 ? ` ${dropped.toLocaleString('en')} older entries were dropped from the window.` : ''}</p>
+<p class="muted">${site.proxy ? 'Every exchange through the proxy, with the findings of its checks' : "Every request made with the company's tokens and every postback attempt"}, newest first; new ones appear as they come.${dropped > 0 ? ` ${dropped.toLocaleString('en')} older entries were dropped from the window.` : ''}</p>
 ${filterForm(site, filters)}
 <div id="live-region">
 <div class="table-wrap" tabindex="0"><table class="requests">
 <caption class="visually-hidden">Journal entries, newest first</caption>
-<thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Dir</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Took</th><th scope="col">Charges</th>${site.findings ? html`<th scope="col">Findings</th>` : ''}</tr></thead>
+<thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Dir</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Took</th><th scope="col">Charges</th>${site.proxy ? html`<th scope="col">Findings</th>` : ''}</tr></thead>
 <tbody id="entries">${rows}</tbody>
 </table></div>
 ${entries.length === 0 ? html`<p class="empty" id="no-entries">No request yet${query ? ' matches these filters' : ''}.</p>` : ''}
@@ -242,11 +242,11 @@ export function entryPage(viewer: Viewer, entry: AnyEntry): string {
     ['Method and path', `${entry.method} ${target}`],
     ['Status', httpBadge(entry.status)],
     ['At', when(entry.at)],
-    ['Sandbox time', when(entry.sandbox_at)],
+    ...(site.proxy ? [] : [['Sandbox time', when(entry.sandbox_at)] as [string, Html | string]]),
     ['Took', `${entry.duration_ms.toFixed(1)} ms`],
   ];
   if (entry.direction === 'in') {
-    rows.push(['Token', entry.token_name ? `${entry.token_name} (${entry.token_hint ?? ''})` : '—'], ['Idempotency-Key', text(entry.idempotency_key)], ['Replayed', entry.replayed ? 'yes' : 'no']);
+    rows.push(['Token', entry.token_name ? `${entry.token_name} (${entry.token_hint ?? ''})` : site.proxy ? text(entry.token_hint) : '—'], ['Idempotency-Key', text(entry.idempotency_key)], ['Replayed', entry.replayed ? 'yes' : 'no']);
   } else if (entry.direction === 'out') {
     rows.push(['Event', `${text(entry.event)} (${text(entry.event_id)})`], ['Attempt', text(entry.attempt)], ['URL', text(entry.url)], ['Signature headers', entry.signature_headers.join(', ') || '—']);
   }
@@ -259,7 +259,7 @@ export function entryPage(viewer: Viewer, entry: AnyEntry): string {
   return page(`Entry ${entry.id}`, viewer, 'requests', html`<p><a href="${site.base}/requests">← Requests</a></p>
 <h1>Entry ${entry.id}: ${entry.method} ${target}</h1>
 ${keyValues(rows)}
-${site.findings ? findingsSection(entry.findings ?? []) : ''}
+${site.proxy ? findingsSection(entry.findings ?? []) : ''}
 ${problems}
 ${query.length ? html`<section aria-labelledby="query-h"><h2 id="query-h">Query</h2>${keyValues(query.map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]))}</section>` : ''}
 <section aria-labelledby="headers-h"><h2 id="headers-h">Headers</h2>${keyValues(Object.entries(entry.headers))}</section>
