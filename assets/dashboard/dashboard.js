@@ -1,4 +1,4 @@
-// The sandbox dashboard's live parts (every page works without them): times shown in the browser's own
+// The dashboard's live parts, serve's and a proxy's (every page works without them): times shown in the browser's own
 // zone, and the page's live region read again when the journal's stream says an entry came (and, for a
 // charge or the company, every 5 s: the server's own changes, such as an expiry, make no entry).
 'use strict';
@@ -14,6 +14,8 @@
 
   const main = document.getElementById('main');
   if (!main || !main.dataset.live) return;
+  // where this dashboard lives: serve's /dashboard, or a proxy's /_pinvoice/dashboard
+  const base = main.dataset.base || '/dashboard';
   let busy = false;
   let again = false;
   let timer;
@@ -31,7 +33,7 @@
     busy = true;
     try {
       const answer = await fetch(location.href, { headers: { accept: 'text/html' }, credentials: 'same-origin', cache: 'no-store' });
-      if (answer.redirected && new URL(answer.url).pathname === '/dashboard') return location.assign('/dashboard');
+      if (answer.redirected && new URL(answer.url).pathname === base) return location.assign(base);
       if (!answer.ok) return;
       const fresh = new DOMParser().parseFromString(await answer.text(), 'text/html').getElementById('live-region');
       const here = document.getElementById('live-region');
@@ -59,7 +61,7 @@
 
   const query = new URLSearchParams(main.dataset.query || '');
   if (main.dataset.cursor) query.set('after', main.dataset.cursor);
-  const stream = new EventSource(`/dashboard/stream${query.size ? `?${query}` : ''}`);
+  const stream = new EventSource(`${base}/stream${query.size ? `?${query}` : ''}`);
   stream.addEventListener('entry', schedule);
   if (main.dataset.live === 'region') setInterval(() => document.hidden || schedule(), 5000);
   addEventListener('pagehide', () => stream.close());

@@ -57,3 +57,6 @@ export const NotRecorded = z.object({
   })).max(NEAR_MISSES).describe('up to 3, closest first'),
 }).strict();
 export type NotRecorded = z.infer<typeof NotRecorded>;
+
+/** Where the proxy's dashboard lives (its journal in a browser; src/proxy/dashboard.ts). */
+export const DASHBOARD_PATH = `${OWN_PREFIX}/dashboard`;

@@ -1,14 +1,19 @@
 // The proxy's own API, under /_pinvoice/ (never forwarded), behind the inspector token: serve's
 // inspector endpoints (src/server/journal/handlers.ts) over the proxy's journal, its drift report and
-// its health. A fastify app of its own, reached only for paths under the prefix (server.ts).
+// its health. A fastify app of its own, reached only for paths under the prefix (server.ts). And the
+// dashboard's pages under /_pinvoice/dashboard (dashboard.ts, imported on the first of them), which
+// take a session cookie instead of the token.
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OWN_PREFIX } from '../api/proxy.js';
 import { ApiError, frameworkError } from '../server/errors.js';
 import type { Limits } from '../server/limits.js';
 import { clearJournal, createStreams, findJournal, getJournalEntry, listJournal, type JournalContext } from '../server/journal/handlers.js';
 import type { JournalFile } from '../server/store/index.js';
+import type { ProxyDashboard } from './dashboard.js';
 import { chargeFinder, PROXY_COMPANY, proxyJournal } from './journal.js';
+import type { ProxySignIns } from './sign-in.js';
 import type { ProxyWriter } from './writer.js';
 
 export interface ProxyApiOptions {
@@ -23,6 +28,16 @@ export interface ProxyApiOptions {
   writer: ProxyWriter;
   /** the drift report of the journal's window, as JSON */
   drift?: (entries: ReturnType<typeof proxyJournal>) => Promise<unknown>;
+  /** the dashboard's sign-ins (its link printed at start-up) */
+  signIns: ProxySignIns;
+  /** log lines (stderr): a dashboard page's unexpected fault */
+  log: (line: string) => void;
+}
+
+export interface ProxyApi {
+  /** a request under DASHBOARD_PATH: its page (the dashboard made on the first) */
+  dashboard(request: IncomingMessage, response: ServerResponse): void;
+  close(): Promise<void>;
 }
 
 const HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
@@ -30,7 +45,7 @@ const COMPANY = { id: PROXY_COMPANY };
 /** The largest body the proxy's own API takes (a find's pattern). */
 export const BODY_LIMIT = 1024 * 1024;
 
-export function registerProxyApi(app: FastifyInstance, options: ProxyApiOptions): { closeStreams(): void } {
+export function registerProxyApi(app: FastifyInstance, options: ProxyApiOptions): ProxyApi {
   const expected = Buffer.from(`Bearer ${options.token}`);
   const ctx: JournalContext = {
     journal: options.writer.recorder,
@@ -69,5 +84,21 @@ export function registerProxyApi(app: FastifyInstance, options: ProxyApiOptions)
     await options.writer.recorder.flush();
     return options.drift(proxyJournal({ ...options.store, close: () => undefined }));
   });
-  return { closeStreams: () => streams.closeAll() };
+  let dashboard: Promise<ProxyDashboard> | undefined;
+  const openDashboard = () => (dashboard ??= import('./dashboard.js').then(({ startDashboard }) => startDashboard({
+    ctx, company: COMPANY, signIns: options.signIns, origin: options.origin, replay: options.replay, log: options.log,
+  })));
+  return {
+    dashboard(request, response) {
+      openDashboard().then((pages) => pages.routing(request, response), (error: unknown) => {
+        options.log(`proxy dashboard: ${(error as Error).message}`);
+        dashboard = undefined;
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', ...HEADERS }).end('The dashboard could not start; see the log of the proxy.');
+      });
+    },
+    async close() {
+      streams.closeAll();
+      await (await dashboard?.catch(() => undefined))?.close();
+    },
+  };
 }

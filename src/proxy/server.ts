@@ -10,13 +10,14 @@ import type { AddressInfo } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import Fastify from 'fastify';
 import type { Finding } from '../api/findings.js';
-import { OWN_PREFIX } from '../api/proxy.js';
+import { DASHBOARD_PATH, OWN_PREFIX } from '../api/proxy.js';
 import { listenMessage } from '../base/listen-message.js';
 import { registerProxyApi, BODY_LIMIT } from './api.js';
 import { refuseConnect, startForwarding, type Forwarding } from './connect.js';
 import { createForwarder, type Exchange } from './forward.js';
 import { openJournalForWriting } from './journal.js';
 import { openRecording } from './record.js';
+import { createSignIns } from './sign-in.js';
 import { createReplayer, type Replay } from './replay.js';
 import { trustedAuthorities } from './trust.js';
 import { createWriter, type ProxyWriter } from './writer.js';
@@ -56,6 +57,8 @@ export interface RunningProxy {
   notice?: string | undefined;
   /** --forward: the local CA's certificate, for clients to trust */
   caPath?: string | undefined;
+  /** the dashboard's one-time sign-in link (10 minutes) */
+  dashboardLink: string;
   close(): Promise<void>;
 }
 
@@ -89,12 +92,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { forward, close: closeUpstream } = options.replay ? { forward: createReplayer(options.replay, writer), close: () => undefined } : passthrough(options, writer);
   let server: Server | undefined;
   let forwarding: Forwarding | undefined;
+  const signIns = createSignIns(token);
+  const isDashboard = (url: string) => url.startsWith(DASHBOARD_PATH) && (url.length === DASHBOARD_PATH.length || url[DASHBOARD_PATH.length] === '/' || url[DASHBOARD_PATH.length] === '?');
   const own = Fastify({
     bodyLimit: BODY_LIMIT,
     serverFactory: (handler) => {
       server = createServer({ keepAliveTimeout: 65_000 }, (request: IncomingMessage, response: ServerResponse) => {
         const url = request.url ?? '/';
-        if (url === OWN_PREFIX || url.startsWith(`${OWN_PREFIX}/`) || url.startsWith(`${OWN_PREFIX}?`)) return handler(request, response);
+        if (url === OWN_PREFIX || url.startsWith(`${OWN_PREFIX}/`) || url.startsWith(`${OWN_PREFIX}?`)) return isDashboard(url) ? api.dashboard(request, response) : handler(request, response);
         // (--forward: a request in absolute form, `GET http://host/path`, as HTTP_PROXY clients send)
         if (forwarding !== undefined && url.charCodeAt(0) !== 0x2f && forwarding.absolute(request, response)) return;
         const failed = (error: unknown) => {
@@ -113,7 +118,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   });
   const api = registerProxyApi(own, {
     token, origin: options.origin?.origin ?? null, replay: options.replay?.file, journalFile: options.journalFile, allowWrites: options.allowWrites,
-    maxAmountCents: options.maxAmountCents, store, writer, drift: options.drift,
+    maxAmountCents: options.maxAmountCents, store, writer, drift: options.drift, signIns, log: options.log,
   });
   await own.ready();
   try {
@@ -136,8 +141,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     token,
     notice: store.notice,
     caPath: forwarding?.caPath,
+    dashboardLink: `http://${host}:${address.port}${DASHBOARD_PATH}/sign-in?code=${signIns.makeCode(Date.now()).code}`,
     async close() {
-      api.closeStreams();
+      await api.close();
       forwarding?.close();
       (server as Server).closeIdleConnections();
       await own.close();

@@ -9,9 +9,9 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, axeViolations, browserSkipReason, createCharge, describeViolations, getCharge, launchChromium, type Gateway } from '../support/browser.js';
+import { api, axeViolations, browserSkipReason, createCharge, describeViolations, getCharge, closeWatched, launchChromium, watchedPage, type Gateway, type WatchedPage } from '../support/browser.js';
 import { run, serve, tempHome, type ServeProcess } from '../support/cli.js';
 import { validPix } from '../support/server.js';
 
@@ -56,38 +56,18 @@ describe.skipIf(browserSkipReason !== undefined)(`the dashboard in Chromium${bro
     await browser?.close();
   });
 
-  const opened: { context: BrowserContext; pageErrors: string[]; refused: string[] }[] = [];
+  const opened: WatchedPage[] = [];
   afterEach(async () => {
-    const errors = opened.flatMap((o) => o.pageErrors);
-    const refused = opened.flatMap((o) => o.refused);
-    await Promise.all(opened.splice(0).map((o) => o.context.close()));
+    const { errors, refused } = await closeWatched(opened);
     expect(errors, 'uncaught errors in the page').toEqual([]);
     expect(refused, 'what the page\'s own CSP refused').toEqual([]);
   });
 
-  /**
-   * A page in a context of its own, under the page's own CSP: whatever the policy refuses (a
-   * securitypolicyviolation event, Chromium's "Refused to …" message) fails the test. Only axe-core's
-   * contexts bypass it (axe is injected as a script the policy forbids).
-   */
+  /** A page in a context of its own, under the page's own CSP (support/browser.ts watchedPage); checked after each test. */
   async function context(viewport = DESKTOP, { bypassCSP = false } = {}) {
-    const made = await browser.newContext({ viewport, bypassCSP });
-    const pageErrors: string[] = [];
-    const refused: string[] = [];
-    opened.push({ context: made, pageErrors, refused });
-    // (a binding and an init script are the browser's own, outside the page's policy)
-    await made.exposeBinding('__refusedByCsp', (_source, text: string) => refused.push(`securitypolicyviolation: ${text}`));
-    await made.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => window.__refusedByCsp([e.violatedDirective, e.blockedURI, e.sourceFile, e.lineNumber].join(' ')))`);
-    const page = await made.newPage();
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(`console: ${message.text()}`);
-    });
-    page.on('dialog', (dialog) => {
-      pageErrors.push(`a dialog opened: ${dialog.message()}`);
-      void dialog.dismiss();
-    });
-    return { context: made, page, refused };
+    const made = await watchedPage(browser, viewport, { bypassCSP });
+    opened.push(made);
+    return made;
   }
 
   /** A page signed in by pasting the token (the link is spent by its own test). */

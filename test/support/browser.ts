@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import jsqr from 'jsqr';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import pngjs from 'pngjs';
 import { recordOf } from './charges.js';
 
@@ -24,6 +24,46 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
+}
+
+/** A page in a context of its own, and what went wrong in it: uncaught errors, dialogs, what its CSP refused. */
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  pageErrors: string[];
+  refused: string[];
+}
+
+/**
+ * A page in a context of its own, under the page's own CSP: whatever the policy refuses (a
+ * securitypolicyviolation event, Chromium's "Refused to …" message) is in `refused`, for the test to
+ * fail on. Only axe-core's contexts bypass it (axe is injected as a script the policy forbids).
+ */
+export async function watchedPage(browser: Browser, viewport: { width: number; height: number }, { bypassCSP = false } = {}): Promise<WatchedPage> {
+  const made = await browser.newContext({ viewport, bypassCSP });
+  const pageErrors: string[] = [];
+  const refused: string[] = [];
+  // (a binding and an init script are the browser's own, outside the page's policy)
+  await made.exposeBinding('__refusedByCsp', (_source, text: string) => refused.push(`securitypolicyviolation: ${text}`));
+  await made.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => window.__refusedByCsp([e.violatedDirective, e.blockedURI, e.sourceFile, e.lineNumber].join(' ')))`);
+  const page = await made.newPage();
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(`console: ${message.text()}`);
+  });
+  page.on('dialog', (dialog) => {
+    pageErrors.push(`a dialog opened: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return { context: made, page, pageErrors, refused };
+}
+
+/** Closes the pages opened (afterEach) and answers what went wrong in them, for the test to expect none of. */
+export async function closeWatched(opened: WatchedPage[]): Promise<{ errors: string[]; refused: string[] }> {
+  const errors = opened.flatMap((o) => o.pageErrors);
+  const refused = opened.flatMap((o) => o.refused);
+  await Promise.all(opened.splice(0).map((o) => o.context.close()));
+  return { errors, refused };
 }
 
 /** A company of a running `pinvoice serve`, reached over its API. */

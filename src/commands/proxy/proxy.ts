@@ -123,6 +123,7 @@ export async function proxy(flags: ProxyFlags): Promise<void> {
     out.message(`forward proxy: HTTPS_PROXY=${running.url}; trust the CA at ${running.caPath} (pinvoice proxy ca ${ca})`);
   }
   out.message(`inspector token: ${running.token} (for ${running.url}/_pinvoice/ and connectProxy; shown this once)`);
+  out.message(`dashboard: ${running.dashboardLink}  (one-time, 10 minutes)`);
   const signal = await stopped;
   out.message(`${signal}: finishing requests in flight and closing the journal`);
   await running.close();

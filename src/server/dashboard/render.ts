@@ -2,6 +2,7 @@
 // the script only keeps them live), in the checkout page's palette and type. Every string from data
 // goes through `html`; money as the CLI shows it (R$ 1.234,56); times in Brasília's zone on the
 // server, put in the browser's own zone by the script (the <time> element keeps the instant).
+import type { Finding } from '../../api/findings.js';
 import type { JournalEntry } from '../../api/journal.js';
 import type { WebhookEvent } from '../../api/postbacks.js';
 import type { Transaction } from '../../api/schemas.js';
@@ -38,14 +39,46 @@ const statusBadge = (status: unknown) => html`<span class="badge status-${/^[a-z
 const httpBadge = (status: number | null) => html`<span class="badge http-${status === null ? 'none' : `${Math.floor(status / 100)}xx`}">${status ?? 'no answer'}</span>`;
 const METHOD_WORDS: Record<string, string> = { pix: 'Pix', boleto: 'Boleto', credit_card: 'Credit card' };
 
+export type Tab = 'requests' | 'charges' | 'company';
+
+/**
+ * Whose dashboard a page is: serve's (`/dashboard`, every tab) or a proxy's (`/_pinvoice/dashboard`,
+ * its journal only, each entry with its findings). Links, forms, assets and the script's stream all
+ * start at `base`.
+ */
+export interface Site {
+  base: string;
+  /** the title's and the brand's words */
+  name: string;
+  tagline: string;
+  tabs: readonly Tab[];
+  /** the directions its journal holds, for the filter */
+  directions: readonly { value: string; label: string }[];
+  /** a proxy's journal: entries carry findings (a column in the list, a section on the entry's page), no sandbox clock, a token by its hint only */
+  proxy: boolean;
+  /** the sign-in page's words on where a link or a token comes from */
+  signInHelp: Html;
+  /** the sign-in field's label */
+  secretLabel: string;
+}
+
+export const SERVE_SITE: Site = {
+  base: '/dashboard', name: 'pinvoice sandbox', tagline: 'sandbox dashboard', tabs: ['requests', 'charges', 'company'],
+  directions: [{ value: 'in', label: 'in: requests' }, { value: 'out', label: 'out: postbacks' }], proxy: false,
+  signInHelp: html`Open the one-time link <code>pinvoice serve</code> printed when it created the company, or run <code>pinvoice dashboard</code>; or paste an access token of the company here.`,
+  secretLabel: 'Access token',
+};
+
 export interface Viewer {
   company: string;
   token: string;
   readOnly: boolean;
   csrf: string;
+  /** whose dashboard (serve's when absent) */
+  site?: Site;
 }
 
-export type Tab = 'requests' | 'charges' | 'company';
+const TAB_WORDS: Record<Tab, string> = { requests: 'Requests', charges: 'Charges', company: 'Company' };
 
 /** Where the page's live updates come from: the journal's stream narrowed by these query parameters. */
 export interface Live {
@@ -56,31 +89,30 @@ export interface Live {
 }
 
 /** A whole page: header with the company and the tabs, the sign-out, the page's own main. */
-export function page(title: string, viewer: Viewer | undefined, tab: Tab | undefined, body: Html, live?: Live, notice?: Notice): string {
+export function page(title: string, viewer: Viewer | undefined, tab: Tab | undefined, body: Html, live?: Live, notice?: Notice, site: Site = viewer?.site ?? SERVE_SITE): string {
+  const { base } = site;
   const nav = viewer && html`<nav aria-label="Dashboard">
-    <a href="/dashboard/requests"${tab === 'requests' ? html` aria-current="page"` : ''}>Requests</a>
-    <a href="/dashboard/charges"${tab === 'charges' ? html` aria-current="page"` : ''}>Charges</a>
-    <a href="/dashboard/company"${tab === 'company' ? html` aria-current="page"` : ''}>Company</a>
+    ${site.tabs.map((t) => html`<a href="${base}/${t}"${tab === t ? html` aria-current="page"` : ''}>${TAB_WORDS[t]}</a>`)}
   </nav>
-  <form method="post" action="/dashboard/sign-out" class="sign-out">
+  <form method="post" action="${base}/sign-out" class="sign-out">
     <input type="hidden" name="csrf" value="${viewer.csrf}">
     <span class="who">${viewer.company} · ${viewer.token}${viewer.readOnly ? ' (read-only)' : ''}</span>
     <button type="submit">Sign out</button>
   </form>`;
-  const liveAttrs = live ? html` data-live="${live.kind}" data-query="${live.query}"${live.cursor !== undefined ? html` data-cursor="${live.cursor}"` : ''}` : '';
+  const liveAttrs = live ? html` data-live="${live.kind}" data-base="${base}" data-query="${live.query}"${live.cursor !== undefined ? html` data-cursor="${live.cursor}"` : ''}` : '';
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · pinvoice sandbox</title>
-<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
-<script src="/dashboard/assets/dashboard.js" defer></script>
+<title>${title} · ${site.name}</title>
+<link rel="stylesheet" href="${base}/assets/dashboard.css">
+<script src="${base}/assets/dashboard.js" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
-  <p class="brand">pinvoice <span>sandbox dashboard</span></p>
+  <p class="brand">pinvoice <span>${site.tagline}</span></p>
   ${nav}
 </header>
 <main id="main"${liveAttrs}>
@@ -98,20 +130,20 @@ export interface Notice {
 }
 const noticeBox = (notice: Notice) => html`<p class="notice ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.text}</p>`;
 
-export function signInPage(problem?: string): string {
+export function signInPage(problem?: string, site: Site = SERVE_SITE): string {
   return page('Sign in', undefined, undefined, html`<h1>Sign in</h1>
-<p>Open the one-time link <code>pinvoice serve</code> printed when it created the company, or run <code>pinvoice dashboard</code>; or paste an access token of the company here.</p>
-<form method="post" action="/dashboard/sign-in" class="stack">
-  <label for="token">Access token</label>
+<p>${site.signInHelp}</p>
+<form method="post" action="${site.base}/sign-in" class="stack">
+  <label for="token">${site.secretLabel}</label>
   <input id="token" name="token" type="password" autocomplete="off" required spellcheck="false"${problem ? html` aria-describedby="sign-in-problem" aria-invalid="true"` : ''}>
   ${problem ? html`<p id="sign-in-problem" class="field-problem">${problem}</p>` : ''}
   <button type="submit">Sign in</button>
 </form>
-<p class="muted">The token is sent once and never kept by the page: a session cookie holds the sign-in for 12 hours.</p>`);
+<p class="muted">The token is sent once and never kept by the page: a session cookie holds the sign-in for 12 hours.</p>`, undefined, undefined, site);
 }
 
-export function messagePage(title: string, message: string, viewer?: Viewer): string {
-  return page(title, viewer, undefined, html`<h1>${title}</h1><p>${message}</p><p><a href="/dashboard">Back to the dashboard</a></p>`);
+export function messagePage(title: string, message: string, viewer?: Viewer, site: Site = viewer?.site ?? SERVE_SITE): string {
+  return page(title, viewer, undefined, html`<h1>${title}</h1><p>${message}</p><p><a href="${site.base}">Back to the dashboard</a></p>`, undefined, undefined, site);
 }
 
 // ---- requests
@@ -124,10 +156,10 @@ export interface RequestFilters {
   direction?: string;
 }
 
-function filterForm(action: string, filters: RequestFilters): Html {
+function filterForm(site: Site, filters: RequestFilters): Html {
   const option = (value: string, label: string, current: string | undefined) => html`<option value="${value}"${current === value ? html` selected` : ''}>${label}</option>`;
-  return html`<form method="get" action="${action}" class="filters" role="search" aria-label="Filter requests">
-  <label>Direction <select name="direction">${option('', 'any', filters.direction ?? '')}${option('in', 'in: requests', filters.direction)}${option('out', 'out: postbacks', filters.direction)}</select></label>
+  return html`<form method="get" action="${site.base}/requests" class="filters" role="search" aria-label="Filter requests">
+  <label>Direction <select name="direction">${option('', 'any', filters.direction ?? '')}${site.directions.map((d) => option(d.value, d.label, filters.direction))}</select></label>
   <label>Method <select name="method">${option('', 'any', filters.method ?? '')}${['GET', 'POST', 'PUT', 'DELETE'].map((m) => option(m, m, filters.method))}</select></label>
   <label>Status <select name="status">${option('', 'any', filters.status ?? '')}${['2xx', '3xx', '4xx', '5xx'].map((s) => option(s, s, filters.status))}</select></label>
   <label>Path <input name="path" value="${filters.path ?? ''}" placeholder="/api/v2/invoices/*" size="18"></label>
@@ -136,31 +168,48 @@ function filterForm(action: string, filters: RequestFilters): Html {
 </form>`;
 }
 
-export function requestRow(entry: JournalEntry): Html {
-  const charges = entry.invoice_ids.map((id) => html` <a href="/dashboard/charges/${id}">#${id}</a>`);
-  const what = entry.direction === 'out' ? html`${entry.event ?? 'postback'} #${entry.attempt ?? '?'} → ${entry.url ?? entry.path}` : html`${entry.path}`;
+/** A journal entry as a proxy's carries it: with its tunnel's host and its findings. */
+type AnyEntry = JournalEntry & { findings?: readonly Finding[]; host?: string; port?: number };
+
+/** The charges an entry touched: links where the site has charges' pages, else their ids. */
+const chargeLinks = (site: Site, ids: readonly number[]) => ids.map((id) => (site.tabs.includes('charges') ? html` <a href="${site.base}/charges/${id}">#${id}</a>` : html` #${id}`));
+
+/** Worst first, as a badge: the count and the worst severity. */
+function findingsBadge(findings: readonly Finding[] | undefined): Html {
+  if (!findings?.length) return html`<span class="badge findings-none">0</span>`;
+  const worst = findings.some((f) => f.severity === 'error') ? 'error' : findings.some((f) => f.severity === 'warning') ? 'warning' : 'info';
+  return html`<span class="badge findings-${worst}" title="worst: ${worst}">${findings.length}</span>`;
+}
+
+const tunnelTarget = (entry: AnyEntry) => (entry.host !== undefined ? `${entry.host}:${entry.port ?? ''}` : entry.path);
+
+export function requestRow(entry: AnyEntry, site: Site = SERVE_SITE): Html {
+  const charges = chargeLinks(site, entry.invoice_ids);
+  const what = entry.direction === 'out' ? html`${entry.event ?? 'postback'} #${entry.attempt ?? '?'} → ${entry.url ?? entry.path}` : entry.direction === 'tunnel' ? html`tunnel to ${tunnelTarget(entry)}` : html`${entry.path}`;
   return html`<tr data-id="${entry.id}">
-  <td><a href="/dashboard/requests/${entry.id}" aria-label="Entry ${entry.id}">${entry.id}</a></td>
+  <td><a href="${site.base}/requests/${entry.id}" aria-label="Entry ${entry.id}">${entry.id}</a></td>
   <td>${when(entry.at)}</td>
   <td><span class="dir dir-${entry.direction}">${entry.direction}</span></td>
   <td>${entry.method}</td>
   <td class="path">${what}</td>
   <td>${httpBadge(entry.status)}</td>
   <td class="num">${entry.duration_ms.toFixed(1)} ms</td>
-  <td>${charges.length ? charges : '—'}</td>
+  <td>${charges.length ? charges : '—'}</td>${site.proxy ? html`
+  <td>${findingsBadge(entry.findings)}</td>` : ''}
 </tr>
 `;
 }
 
 export function requestsPage(viewer: Viewer, entries: readonly JournalEntry[], filters: RequestFilters, query: string, cursor: number, dropped: number, notice?: Notice): string {
-  const rows = [...entries].reverse().map(requestRow);
+  const site = viewer.site ?? SERVE_SITE;
+  const rows = [...entries].reverse().map((entry) => requestRow(entry, site));
   return page('Requests', viewer, 'requests', html`<h1>Requests</h1>
-<p class="muted">Every request made with the company's tokens and every postback attempt, newest first; new ones appear as they come.${dropped > 0 ? ` ${dropped.toLocaleString('en')} older entries were dropped from the window.` : ''}</p>
-${filterForm('/dashboard/requests', filters)}
+<p class="muted">${site.proxy ? 'Every exchange through the proxy, with the findings of its checks' : "Every request made with the company's tokens and every postback attempt"}, newest first; new ones appear as they come.${dropped > 0 ? ` ${dropped.toLocaleString('en')} older entries were dropped from the window.` : ''}</p>
+${filterForm(site, filters)}
 <div id="live-region">
 <div class="table-wrap" tabindex="0"><table class="requests">
 <caption class="visually-hidden">Journal entries, newest first</caption>
-<thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Dir</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Took</th><th scope="col">Charges</th></tr></thead>
+<thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Dir</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Took</th><th scope="col">Charges</th>${site.proxy ? html`<th scope="col">Findings</th>` : ''}</tr></thead>
 <tbody id="entries">${rows}</tbody>
 </table></div>
 ${entries.length === 0 ? html`<p class="empty" id="no-entries">No request yet${query ? ' matches these filters' : ''}.</p>` : ''}
@@ -174,29 +223,43 @@ function bodyBlock(label: string, value: unknown, id: string): Html {
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${label}</h2><pre class="body" tabindex="0">${pretty(value)}</pre></section>`;
 }
 
-export function entryPage(viewer: Viewer, entry: JournalEntry): string {
+const DIRECTION_WORDS: Record<JournalEntry['direction'], string> = {
+  in: 'in: a request to the API', out: 'out: a postback attempt', tunnel: 'tunnel: a CONNECT to another host, passed through untouched (its bytes are never read)',
+};
+
+/** An entry's findings: what its checks saw that differs from the contract. */
+function findingsSection(findings: readonly Finding[]): Html {
+  return html`<section aria-labelledby="findings-h"><h2 id="findings-h">Findings (${findings.length})</h2>${findings.length
+    ? table(['Severity', 'Kind', 'In', 'Path', 'Expected', 'Seen'], findings.map((f) => [html`<span class="badge findings-${f.severity}">${f.severity}</span>`, f.kind, f.direction, html`<code>${f.path || '(the body)'}</code>`, f.expected, f.seen]))
+    : html`<p class="muted">None: the exchange matches the contract.</p>`}</section>`;
+}
+
+export function entryPage(viewer: Viewer, entry: AnyEntry): string {
+  const site = viewer.site ?? SERVE_SITE;
+  const target = entry.direction === 'tunnel' ? tunnelTarget(entry) : entry.path;
   const rows: [string, Html | string][] = [
-    ['Direction', entry.direction === 'in' ? 'in: a request to the API' : 'out: a postback attempt'],
-    ['Method and path', `${entry.method} ${entry.path}`],
+    ['Direction', DIRECTION_WORDS[entry.direction]],
+    ['Method and path', `${entry.method} ${target}`],
     ['Status', httpBadge(entry.status)],
     ['At', when(entry.at)],
-    ['Sandbox time', when(entry.sandbox_at)],
+    ...(site.proxy ? [] : [['Sandbox time', when(entry.sandbox_at)] as [string, Html | string]]),
     ['Took', `${entry.duration_ms.toFixed(1)} ms`],
   ];
   if (entry.direction === 'in') {
-    rows.push(['Token', entry.token_name ? `${entry.token_name} (${entry.token_hint ?? ''})` : '—'], ['Idempotency-Key', text(entry.idempotency_key)], ['Replayed', entry.replayed ? 'yes' : 'no']);
-  } else {
+    rows.push(['Token', entry.token_name ? `${entry.token_name} (${entry.token_hint ?? ''})` : site.proxy ? text(entry.token_hint) : '—'], ['Idempotency-Key', text(entry.idempotency_key)], ['Replayed', entry.replayed ? 'yes' : 'no']);
+  } else if (entry.direction === 'out') {
     rows.push(['Event', `${text(entry.event)} (${text(entry.event_id)})`], ['Attempt', text(entry.attempt)], ['URL', text(entry.url)], ['Signature headers', entry.signature_headers.join(', ') || '—']);
   }
   if (entry.error) rows.push(['Error', entry.error]);
-  rows.push(['Charges', entry.invoice_ids.length ? entry.invoice_ids.map((id) => html`<a href="/dashboard/charges/${id}">#${id}</a> `) as unknown as Html : '—']);
+  rows.push(['Charges', entry.invoice_ids.length ? html`${chargeLinks(site, entry.invoice_ids)}` : '—']);
   const query = Object.entries(entry.query);
   const problems = entry.problems.length
     ? html`<section aria-labelledby="problems-h"><h2 id="problems-h">Validation problems</h2><ul class="problems">${entry.problems.map((p) => html`<li><code>${p.path}</code>: ${p.message}</li>`)}</ul></section>`
     : '';
-  return page(`Entry ${entry.id}`, viewer, 'requests', html`<p><a href="/dashboard/requests">← Requests</a></p>
-<h1>Entry ${entry.id}: ${entry.method} ${entry.path}</h1>
+  return page(`Entry ${entry.id}`, viewer, 'requests', html`<p><a href="${site.base}/requests">← Requests</a></p>
+<h1>Entry ${entry.id}: ${entry.method} ${target}</h1>
 ${keyValues(rows)}
+${site.proxy ? findingsSection(entry.findings ?? []) : ''}
 ${problems}
 ${query.length ? html`<section aria-labelledby="query-h"><h2 id="query-h">Query</h2>${keyValues(query.map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]))}</section>` : ''}
 <section aria-labelledby="headers-h"><h2 id="headers-h">Headers</h2>${keyValues(Object.entries(entry.headers))}</section>
@@ -291,7 +354,7 @@ ${r.metadata ? html`<section aria-labelledby="meta-h"><h2 id="meta-h">Metadata</
 <section aria-labelledby="postbacks-h"><h2 id="postbacks-h">Postbacks</h2>${postbacks(view.events, viewer, r)}</section>
 <section aria-labelledby="touched-h"><h2 id="touched-h">Requests and attempts that touched it</h2>${view.entries.length ? html`<div class="table-wrap" tabindex="0"><table>
 <thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Dir</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Took</th><th scope="col">Charges</th></tr></thead>
-<tbody>${[...view.entries].reverse().map(requestRow)}</tbody></table></div>` : html`<p class="muted">None in the journal's window.</p>`}</section>
+<tbody>${[...view.entries].reverse().map((entry) => requestRow(entry))}</tbody></table></div>` : html`<p class="muted">None in the journal's window.</p>`}</section>
 </div>`, { kind: 'region', query: `invoice_id=${encodeURIComponent(String(r.id))}` }, undefined);
 }
 

@@ -20,7 +20,8 @@ import { PAGE_HEADERS, sameOrigin } from '../html.js';
 import type { ServerContext } from '../invoices/context.js';
 import { lookupInvoiceJson, refundInvoice, sandboxAction } from '../invoices/lifecycle.js';
 import { listInvoices, searchInvoice } from '../invoices/list.js';
-import { getJournalEntry, listJournal, type Streams } from '../journal/handlers.js';
+import { getJournalEntry, listJournal, type JournalContext, type Streams } from '../journal/handlers.js';
+import type { Limits } from '../limits.js';
 import { listEvents, resendEvent } from '../postbacks/history.js';
 import { clearChaos, getChaos, putChaos } from '../sandbox/chaos.js';
 import { advanceClock, resetClock, setClock, showClock } from '../sandbox/clock.js';
@@ -30,7 +31,7 @@ import { StoreFault } from '../store/faults.js';
 import type { Access } from '../store/port.js';
 import {
   ACTION_WORDS, chargeActions, chargePage, chargesPage, companyPage, confirmPage, entryPage, messagePage, requestsPage, signInPage,
-  type Notice, type RequestFilters, type Viewer,
+  SERVE_SITE, type Notice, type RequestFilters, type Site, type Viewer,
 } from './render.js';
 import { closeReplaced, closeSession, csrfMatches, csrfOf, openSession, redeemLink, sessionCookie, sessionOf } from './session.js';
 
@@ -50,13 +51,71 @@ interface Signed {
 
 const one = (value: unknown): string | undefined => (typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined);
 
-export function registerDashboard(app: FastifyInstance, base: ServerContext, streams: Streams, logError: (error: unknown) => void, options: { secure: boolean }): void {
+export const sendPage = (reply: FastifyReply, body: string, status = 200) => reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
+export const back = (reply: FastifyReply, location: string) => reply.code(303).headers(PAGE_HEADERS).header('location', location).send();
+
+/**
+ * What every dashboard's scope has (serve's and a proxy's, at `site.base`): forms as a browser posts
+ * them, a fault as a page, a page for a path that is none, and the stylesheet and script.
+ */
+export function registerPageBasics(scope: FastifyInstance, site: Site, limits: Pick<Limits, 'bodyBytes'>, logError: (error: unknown) => void): void {
   const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(new URL(name, ASSETS_DIR)) }]));
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  // a page's fault is a page (the API's are JSON): the store's, a refusal (a client's mistake, framework's
+  // own included: a body too large, not a form, not JSON; never logged), or the unexpected (logged)
+  scope.setErrorHandler((error: FastifyError, _request, reply) => {
+    const refusal = error instanceof ApiError ? error : (error as unknown) instanceof StoreFault ? storeFaultError(error as unknown as StoreFault) : frameworkError(error, limits as Limits);
+    if (!refusal) logError(error);
+    const status = refusal?.status ?? 500;
+    const message = refusal?.code === 'unsupported_media_type' ? 'This page takes a form as a browser posts it (application/x-www-form-urlencoded).'
+      : refusal?.message ?? 'Unexpected server error; it has been logged by the server.';
+    return sendPage(reply, messagePage(`Error ${status}`, message, undefined, site), status);
+  });
+  // a path under the dashboard that is none of its pages is a page too, not the API's JSON 404
+  // (the router tries every route above before a wildcard)
+  scope.all(`${site.base}/*`, async (_request, reply) => sendPage(reply, messagePage('Not found', 'The dashboard has no such page.', undefined, site), 404));
+
+  scope.get(`${site.base}/assets/:name`, async (request, reply) => {
+    const asset = assets.get((request.params as { name: string }).name);
+    if (!asset) return sendPage(reply, messagePage('Not found', 'No such file.', undefined, site), 404);
+    return reply.headers({ ...PAGE_HEADERS, 'cache-control': 'public, max-age=300' }).type(asset.type).send(asset.body);
+  });
+}
+
+/** The newest entries that pass the query, oldest first: windows after the newest id, wider each time, until enough or all. */
+export async function newestEntries(ctx: JournalContext, company: { id: number }, request: FastifyRequest, query: Record<string, string>) {
+  const last = await ctx.store.journal.last(company.id);
+  let span = SHOWN_ENTRIES * 2;
+  for (;;) {
+    const after = Math.max(0, last - span);
+    const page = await listJournal(ctx, company, request, { ...query, after: String(after), limit: '500' });
+    let entries = page.data;
+    // (a page holds 500 at most: continue to the newest)
+    let cursor = page.next_cursor;
+    while (page.data.length === 500 && entries.length < 50_000) {
+      const more = await listJournal(ctx, company, request, { ...query, after: String(cursor), limit: '500' });
+      entries = entries.concat(more.data);
+      cursor = more.next_cursor;
+      if (more.data.length < 500) break;
+    }
+    if (entries.length >= SHOWN_ENTRIES || after === 0) return { entries: entries.slice(-SHOWN_ENTRIES), dropped: page.dropped, last: Math.max(last, cursor) };
+    span *= 8;
+  }
+}
+
+/** The requests page of a journal: its filters from the query, the newest entries that pass them. */
+export async function requestsView(viewer: Viewer, ctx: JournalContext, company: { id: number }, request: FastifyRequest): Promise<string> {
+  const filters = requestFilters(request.query as Record<string, unknown>);
+  const query = journalQuery(filters);
+  const { entries, dropped, last } = await newestEntries(ctx, company, request, query);
+  return requestsPage(viewer, entries, filters, new URLSearchParams(query).toString(), last, dropped);
+}
+
+export function registerDashboard(app: FastifyInstance, base: ServerContext, streams: Streams, logError: (error: unknown) => void, options: { secure: boolean }): void {
   // sessions and links run on real time, whatever the sandbox clock or a frozen --clock says
   const now = () => Date.now();
-
-  const sendPage = (reply: FastifyReply, body: string, status = 200) => reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
-  const back = (reply: FastifyReply, location: string) => reply.code(303).headers(PAGE_HEADERS).header('location', location).send();
 
   async function signed(request: FastifyRequest): Promise<Signed | undefined> {
     const session = await sessionOf(base.store, request, now());
@@ -99,28 +158,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
   const fromOwnPage = (session: Signed, request: FastifyRequest) => sameOrigin(request) && csrfMatches(session.id, ((request.body ?? {}) as Record<string, string>).csrf);
 
   app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
-    // a page's fault is a page (the API's are JSON): the store's, a refusal (a client's mistake, framework's
-    // own included: a body too large, not a form, not JSON; never logged), or the unexpected (logged)
-    scope.setErrorHandler((error: FastifyError, request, reply) => {
-      const refusal = error instanceof ApiError ? error : (error as unknown) instanceof StoreFault ? storeFaultError(error as unknown as StoreFault) : frameworkError(error, base.config.limits);
-      if (!refusal) logError(error);
-      const status = refusal?.status ?? 500;
-      const message = refusal?.code === 'unsupported_media_type' ? 'This page takes a form as a browser posts it (application/x-www-form-urlencoded).'
-        : refusal?.message ?? 'Unexpected server error; it has been logged by the server.';
-      return sendPage(reply, messagePage(`Error ${status}`, message), status);
-    });
-    // a path under /dashboard that is none of its pages is a page too, not the API's JSON 404
-    // (the router tries every route above before a wildcard)
-    scope.all('/dashboard/*', async (_request, reply) => sendPage(reply, messagePage('Not found', 'The dashboard has no such page.'), 404));
-
-    scope.get('/dashboard/assets/:name', async (request, reply) => {
-      const asset = assets.get((request.params as { name: string }).name);
-      if (!asset) return sendPage(reply, messagePage('Not found', 'No such file.'), 404);
-      return reply.headers({ ...PAGE_HEADERS, 'cache-control': 'public, max-age=300' }).type(asset.type).send(asset.body);
-    });
+    registerPageBasics(scope, SERVE_SITE, base.config.limits, logError);
 
     // ---- signing in and out
 
@@ -167,10 +205,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
     scope.get('/dashboard/requests', async (request, reply) => {
       const session = await reader(request, reply);
       if (!session) return reply;
-      const filters = requestFilters(request.query as Record<string, unknown>);
-      const query = journalQuery(filters);
-      const { entries, dropped, last } = await newestEntries(session, request, query);
-      return sendPage(reply, requestsPage(session.viewer, entries, filters, new URLSearchParams(query).toString(), last, dropped));
+      return sendPage(reply, await requestsView(session.viewer, session.ctx, session.access.company, request));
     });
 
     scope.get('/dashboard/requests/:id', async (request, reply) => {
@@ -179,28 +214,6 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
       const entry = await getJournalEntry(session.ctx, session.access.company, (request.params as { id: string }).id);
       return sendPage(reply, entryPage(session.viewer, entry));
     });
-
-    /** The newest entries that pass the query, oldest first: windows after the newest id, wider each time, until enough or all. */
-    async function newestEntries(session: Signed, request: FastifyRequest, query: Record<string, string>) {
-      const { company } = session.access;
-      const last = await base.store.journal.last(company.id);
-      let span = SHOWN_ENTRIES * 2;
-      for (;;) {
-        const after = Math.max(0, last - span);
-        const page = await listJournal(session.ctx, company, request, { ...query, after: String(after), limit: '500' });
-        let entries = page.data;
-        // (a page holds 500 at most: continue to the newest)
-        let cursor = page.next_cursor;
-        while (page.data.length === 500 && entries.length < 50_000) {
-          const more = await listJournal(session.ctx, company, request, { ...query, after: String(cursor), limit: '500' });
-          entries = entries.concat(more.data);
-          cursor = more.next_cursor;
-          if (more.data.length < 500) break;
-        }
-        if (entries.length >= SHOWN_ENTRIES || after === 0) return { entries: entries.slice(-SHOWN_ENTRIES), dropped: page.dropped, last: Math.max(last, cursor) };
-        span *= 8;
-      }
-    }
 
     // ---- charges
 
@@ -265,7 +278,7 @@ export function registerDashboard(app: FastifyInstance, base: ServerContext, str
       const charge = await record(session, id);
       const [events, entries] = await Promise.all([
         listEvents(session.ctx, session.access.company, String(charge.id)),
-        base.journal && base.journal.keep > 0 ? newestEntries(session, request, { invoice_id: String(charge.id) }).then((found) => found.entries) : Promise.resolve([]),
+        base.journal && base.journal.keep > 0 ? newestEntries(session.ctx, session.access.company, request, { invoice_id: String(charge.id) }).then((found) => found.entries) : Promise.resolve([]),
       ]);
       const done = one((request.query as Record<string, unknown>).done);
       const notice: Notice | undefined = done && DONE_WORDS[done] ? { kind: 'ok', text: DONE_WORDS[done] } : undefined;

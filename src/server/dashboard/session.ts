@@ -14,10 +14,10 @@ export const SESSION_MS = 12 * 3600_000;
 export const LINK_MS = 10 * 60_000;
 export const FIRST_LINK_MS = 24 * 3600_000;
 
-const secret = () => randomBytes(32).toString('base64url');
+export const secret = () => randomBytes(32).toString('base64url');
 export const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
 /** A code or session id as made here: anything else is not looked up. */
-const SHAPE = /^[A-Za-z0-9_-]{43}$/;
+export const SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Makes a one-time sign-in link's code for the token's company; the link is `/dashboard/sign-in?code=<code>`. */
 export async function makeLinkCode(store: Store, access: Access, now: number, ttlMs = LINK_MS): Promise<{ code: string; expiresAt: number }> {
@@ -77,9 +77,9 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-/** The Set-Cookie of a session (or of its end: `undefined`): HttpOnly, SameSite=Strict, the dashboard's path only, Secure under TLS. */
-export function sessionCookie(value: string | undefined, secure: boolean): string {
-  const attributes = ['Path=/dashboard', 'HttpOnly', 'SameSite=Strict', value === undefined ? 'Max-Age=0' : `Max-Age=${SESSION_MS / 1000}`];
+/** The Set-Cookie of a session (or of its end: `undefined`): HttpOnly, SameSite=Strict, the dashboard's path only (`path`), Secure under TLS. */
+export function sessionCookie(value: string | undefined, secure: boolean, path = '/dashboard'): string {
+  const attributes = [`Path=${path}`, 'HttpOnly', 'SameSite=Strict', value === undefined ? 'Max-Age=0' : `Max-Age=${SESSION_MS / 1000}`];
   if (secure) attributes.push('Secure');
   return [`${COOKIE}=${value ?? ''}`, ...attributes].join('; ');
 }
