@@ -6,11 +6,12 @@
 //     the bare proxy ÷ the upstream direct (on 2 cores about 0.4×: the proxy's own hop)   informational
 //     pinvoice proxy ÷ Prism's proxy mode on our OpenAPI document (bench/proxy-processes.ts says
 //     with which flags)                                                                  goal ≥ 1.5×
-//     pinvoice proxy --record (every exchange also a line of a recording) ÷ without      informational
 //   latency added at a fixed 500 req/s: p50 and p99 through pinvoice proxy minus direct
 //                                                                           goals ≤ 0.5 ms, ≤ 3 ms
-// All five run side by side for the whole run and are loaded in turn, never together, in rounds
-// whose order alternates (A B C D E | E D C B A | …); each figure is the median of its rounds, its range
+//   then, on their own: pinvoice proxy --record (each exchange also a line of a recording) ÷ without
+//                                                                                       informational
+// All of them run side by side for the whole run and are loaded in turn, never together, in rounds
+// whose order alternates (A B C D | D C B A | …); each figure is the median of its rounds, its range
 // beside it. Informational: exits 0 unless a request failed.
 //   npm run bench:proxy   (builds first; or: npx tsx bench/proxy.ts [--rounds 5] [--duration 2] [--warmup 0.5]
 //                          [--connections 32] [--rate 500] [--latency-duration 3] [--cpu-prof DIR])
@@ -94,7 +95,7 @@ await main(async () => {
 
   console.log(`  throughput: ${connections} connections back to back, ${durationMs / 1000} s runs after ${warmupMs / 1000} s of warm-up (cpu: server = that side's own process)`);
   const loud: Map<Side, LoadResult>[] = [];
-  for (let r = 0; r < rounds; r++) loud.push(await run([direct, barely, pinvoice, recorded, prismed], { connections, durationMs, warmupMs }, r));
+  for (let r = 0; r < rounds; r++) loud.push(await run([direct, barely, pinvoice, prismed], { connections, durationMs, warmupMs }, r));
   const ratio = (a: Side, b: Side, goal: number | undefined, note = '') => {
     const ratios = loud.map((round) => (round.get(a) as LoadResult).rps / (round.get(b) as LoadResult).rps);
     const value = median(ratios);
@@ -106,8 +107,7 @@ await main(async () => {
   ratio(barely, direct, undefined, ', about 0.4× on 2 cores');
   ratio(pinvoice, prismed, GOALS.prism);
   ratio(pinvoice, direct, undefined);
-  ratio(recorded, pinvoice, undefined, ': what --record costs');
-  console.log(`    CPU a request, the side's own process (medians): ${[direct, barely, pinvoice, recorded, prismed].map((side) => `${side.label} ${cpuPerRequest(loud, side)} µs`).join(', ')}`);
+  console.log(`    CPU a request, the side's own process (medians): ${[direct, barely, pinvoice, prismed].map((side) => `${side.label} ${cpuPerRequest(loud, side)} µs`).join(', ')}`);
 
   console.log(`  latency at a fixed ${rate} req/s: ${RATE_CONNECTIONS} connections, each request at its due time, ${latencyMs / 1000} s runs after ${warmupMs / 1000} s of warm-up`);
   const steady: Map<Side, LoadResult>[] = [];
@@ -124,6 +124,13 @@ await main(async () => {
   };
   added(pinvoice, true);
   added(barely, false);
+
+  // last, on their own: the recording writes ~0.5 GB a minute, whose write-back would weigh on the figures above
+  console.log(`  recording: pinvoice proxy with --record and without, ${connections} connections back to back, in turn`);
+  const recordRounds: Map<Side, LoadResult>[] = [];
+  for (let r = 0; r < rounds; r++) recordRounds.push(await run([pinvoice, recorded], { connections, durationMs, warmupMs }, r));
+  const costs = recordRounds.map((round) => (round.get(recorded) as LoadResult).rps / (round.get(pinvoice) as LoadResult).rps);
+  console.log(`    with --record ÷ without: ${median(costs).toFixed(2)}× (median of ${rounds} rounds, all ${range(costs, 2)}×; CPU a request ${cpuPerRequest(recordRounds, recorded)} vs ${cpuPerRequest(recordRounds, pinvoice)} µs; informational: what --record costs)`);
   console.log(`  ${await journalSummary(ours.url, ours.token)}`);
   await Promise.all([ours.stop(), recording.stop(), prism.stop()]);
   if (flags['cpu-prof'] !== undefined) console.log(`  pinvoice proxy's CPU profile (the whole run): ${flags['cpu-prof']}`);
