@@ -66,7 +66,8 @@ function replayOf(flags: ProxyFlags, warn: (line: string) => void): Replay | und
 function sayUnused(replay: Replay, strict: boolean, say: (line: string) => void): void {
   const unused = replay.unused();
   if (strict) for (const exchange of unused) say(`unused: ${exchange.request.method} ${exchange.request.path} (${replay.file}:${exchange.line}${exchange.entry === undefined ? '' : `, entry ${exchange.entry}`})`);
-  const counted = `${unused.length} of the ${replay.recorded.length} recorded exchange${replay.recorded.length === 1 ? ' was' : 's were'} never asked for`;
+  const of = replay.recorded.length === 1 ? 'the 1 recorded exchange' : `the ${replay.recorded.length} recorded exchanges`;
+  const counted = `${unused.length} of ${of} ${unused.length === 1 ? 'was' : 'were'} never asked for`;
   if (strict && unused.length > 0) throw new CliError(`--strict: ${counted}`, EXIT.replayUnused);
   say(counted);
 }
