@@ -16,6 +16,7 @@ import { compareAnswers, type Answer } from '../../proxy/drift/twin.js';
 import type { Acceptance } from '../../api/drift.js';
 import type { ProxyEntry } from '../../proxy/journal.js';
 import { packageVersion } from '../../version.js';
+import { isJsonObject as isObject } from '../../base/json-object.js';
 
 export interface AgainstOptions {
   against: string;
@@ -58,7 +59,6 @@ const parsed = (text: string): unknown => {
     return undefined;
   }
 };
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The request serve is sent for a step, its charge named by serve's own id or secureId; undefined when serve made no such charge. */
 function requestFor(step: Step, made: Map<number, { id: string; secureId: string }>): HttpRequest | undefined {

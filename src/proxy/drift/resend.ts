@@ -7,6 +7,7 @@ import { operationAt } from '../../api/operation-at.js';
 import { REDACTED } from '../../server/journal/redact.js';
 import type { ProxyEntry } from '../journal.js';
 import type { Answer } from './twin.js';
+import { isJsonObject as isObject } from '../../base/json-object.js';
 
 /** A lookup or refund of a charge the journal created, named as production was asked it (integer id or secureId, in the path or the query). */
 export interface Follow {
@@ -29,7 +30,6 @@ export interface Plan {
 const FOLLOWED = ['getTransaction', 'searchTransaction', 'createRefund'] as const;
 const COMPARED = new Set<string>(['createInvoice', ...FOLLOWED]);
 const isFollowed = (operation: string): operation is Follow['operation'] => (FOLLOWED as readonly string[]).includes(operation);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const recordOf = (body: unknown) => (isObject(body) && isObject(body.data) ? body.data : body);
 
 /** The charge refs (integer id, secureId) a create's or a record's answer names. */

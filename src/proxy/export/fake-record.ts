@@ -7,9 +7,9 @@
 // statuses, items, the timeline's shape and members nobody listed are kept as production sent them.
 import { formatDocument } from '../../domain/document.js';
 import type { Faker, FakePerson } from './fake-people.js';
+import { isJsonObject as isObject } from '../../base/json-object.js';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The sections of a record that describe the payer (the spec's payer and customer shapes, production's client). */
 const PERSON_SECTIONS = ['client', 'customer', 'payer', 'shipping', 'delivery'] as const;

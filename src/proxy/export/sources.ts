@@ -8,6 +8,7 @@ import { readTextFlag } from '../../base/read-input.js';
 import { ProductionRecord } from '../../server/fixtures/schema.js';
 import { answersRecord } from '../entry.js';
 import { chargeFinder, PROXY_COMPANY, proxyJournal, readJournalFile } from '../journal.js';
+import { isJsonObject as isObject } from '../../base/json-object.js';
 
 export type Json = Record<string, unknown>;
 
@@ -18,7 +19,6 @@ export interface Found {
   sources: number;
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 export const isRecord = (value: unknown): value is Json => ProductionRecord.safeParse(value).success;
 /** The record itself, or the one of a `{data: record}` wrapper (Create Invoices', a refund's). */
 export const unwrap = (value: unknown): unknown => (!isRecord(value) && isObject(value) && isRecord(value.data) ? value.data : value);
