@@ -601,7 +601,7 @@ complete -c pinvoice -n '__pinvoice_at "serve ca"' -l db -r -F -d 'SQLite databa
 complete -c pinvoice -n '__pinvoice_at "serve ca"' -l help -s h -d 'display help for command'
 complete -c pinvoice -n '__pinvoice_at "serve token"' -a add -d 'give a person a named token of a company (printed once); --read-only for suppor…'
 complete -c pinvoice -n '__pinvoice_at "serve token"' -a list -d 'list the tokens (names, access, hints; never the tokens themselves)'
-complete -c pinvoice -n '__pinvoice_at "serve token"' -a revoke -d 'revoke a token (by name or id): it stops working within a second on every serve…'
+complete -c pinvoice -n '__pinvoice_at "serve token"' -a revoke -d 'revoke a token (by name or id): it is refused at once on every server of the da…'
 complete -c pinvoice -n '__pinvoice_at "serve token"' -l help -s h -d 'display help for command'
 complete -c pinvoice -n '__pinvoice_at "serve token add"' -l company -x -d 'the company (see serve company list)'
 complete -c pinvoice -n '__pinvoice_at "serve token add"' -l name -x -d 'who the token is for, unique within the company (shown in timelines as who made…'

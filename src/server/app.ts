@@ -131,8 +131,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     config,
     transaction: (fn) => store.transaction(fn),
     reads: store,
-    companyChanged: (companyId) => authenticate.forgetCompany(companyId),
-    ...(store.changeMark && { records: createRecordCache(store.changeMark) }),
+    records: createRecordCache(store.changes),
   };
   // a fault of the store is told once, by reportHealth, not by each task or request that meets it
   const logged = options.logError ?? ((error: unknown) => console.error(error));
@@ -192,6 +191,10 @@ export function createApp(options: AppOptions): FastifyInstance {
   // streams end before the server waits for its connections; what is buffered is written last
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => journal.close());
+  app.addHook('onClose', async () => {
+    authenticate.close();
+    ctx.records?.close();
+  });
   every(app, config.expiryCheckMs, createExpirySweep(ctx, logLine), logError);
   every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);
   if (config.rateLimit) app.register(import('@fastify/rate-limit'), rateLimitOptions(config.rateLimit));
@@ -280,8 +283,8 @@ interface OperationOptions {
 function registerOperations(app: FastifyInstance, ctx: ServerContext, { version, headers, authenticate, rateLimited, streams }: OperationOptions): void {
   const journal = ctx.journal as JournalRecorder;
   // The context of a token's requests: its company's clock, and the token that makes the changes (recorded
-  // in the charge's timeline). Made once per access the authenticator remembers (it keeps one for a
-  // second), for the server's context; a key's transaction makes its own.
+  // in the charge's timeline). Made once per access the authenticator keeps (an access is kept
+  // in memory until its company changes), for the server's context; a key's transaction makes its own.
   const contexts = new WeakMap<Access, ServerContext>();
   const accessContext = (base: ServerContext, access: Access): ServerContext => {
     const make = () => ({ ...companyContext(base, access.company), actor: access.token });

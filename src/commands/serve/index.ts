@@ -113,7 +113,7 @@ export type TokenListFlags = FlagsOf<typeof tokenListCommand>;
 
 const tokenRevokeCommand = () =>
   new Command('revoke')
-    .description('revoke a token (by name or id): it stops working within a second on every server of the file')
+    .description('revoke a token (by name or id): it is refused at once on every server of the database')
     .argument('<token>', 'the name or id of the token')
     .addOption(new Option('--company <id>', 'the company the token belongs to').argParser(companyId).makeOptionMandatory())
     .option('--db <path>', 'SQLite database file (default: as for serve)')

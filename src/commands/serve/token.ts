@@ -1,6 +1,6 @@
 // `pinvoice serve token add|list|revoke`: a token per person, each named, some read-only (support
 // staff: they look up charges and their events, and change nothing). Shown once, when added; stored
-// hashed; revoked tokens stop working within a second on every server of the file.
+// hashed; revoked tokens are refused at once on every server of the database (docs/team.md).
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { createOutput } from '../../cli/output.js';
 import { defaultDbPath } from '../../cli/paths.js';

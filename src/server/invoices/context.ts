@@ -23,10 +23,8 @@ export interface ServerContext {
   actor?: Access['token'];
   /** the context a company's context was made from (its clock and queue undone): see sandbox/company-time.ts */
   serverContext?: ServerContext;
-  /** the lookups' answers kept while nothing is committed (absent: the engine cannot tell, nothing is kept) */
+  /** the lookups' answers kept until what they show changes (record-cache.ts; absent: nothing is kept) */
   records?: RecordCache;
-  /** tells the process that a company's record changed (its clock, its chaos rule): what it remembers of it is dropped */
-  companyChanged?: (companyId: number) => void;
   /** the inspector's journal (absent in apps made without one) */
   journal?: JournalRecorder;
 }

@@ -99,7 +99,7 @@ export async function lookupInvoice(ctx: ServerContext, company: Company, ref: s
   return toTransaction(company, await readInvoice(ctx, company, ref));
 }
 
-/** The record of a charge of this company as the JSON text answered: kept while nothing is committed, where the engine can tell (record-cache.ts). */
+/** The record of a charge of this company as the JSON text answered: kept until what it shows changes (record-cache.ts). */
 export async function lookupInvoiceJson(ctx: ServerContext, company: Company, ref: string): Promise<string | Buffer> {
   const read = async () => {
     const aggregate = await readInvoice(ctx, company, ref);

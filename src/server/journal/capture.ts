@@ -98,7 +98,7 @@ export interface Incoming {
 
 /**
  * What every entry of one token's requests holds alike, as JSON members (its name and hint) and the
- * header shown: made once per access (the authenticator hands out the same one for a second).
+ * header shown: made once per access (the authenticator hands out the same one while it keeps it).
  */
 const tokenParts = new WeakMap<Access, { json: string; header: string | undefined }>();
 function tokenPart(access: Access, authorization: string | undefined): { json: string; header: string | undefined } {

@@ -52,13 +52,11 @@ export async function putChaos(ctx: ServerContext, company: Company, request: Ch
     invoice,
   };
   await ctx.transaction((tx) => tx.companies.setChaos(company.id, chaos));
-  ctx.companyChanged?.(company.id);
   return chaosRule({ chaos });
 }
 
 export async function clearChaos(ctx: ServerContext, company: Company): Promise<ChaosRule> {
   await ctx.transaction((tx) => tx.companies.setChaos(company.id, null));
-  ctx.companyChanged?.(company.id);
   return chaosRule({ chaos: null });
 }
 

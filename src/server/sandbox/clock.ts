@@ -32,7 +32,6 @@ async function moveClock(ctx: ServerContext, company: Company, field: string, of
     if (next > current) await tx.events.shiftDue(company.id, next - current, new Date(now).toISOString());
     return { offset: next, realNow: now };
   });
-  ctx.companyChanged?.(company.id);
   const moved = companyContext(ctx, { clock_offset_ms: offset });
   await expireDue(moved, company.id);
   return view(new Date(realNow + offset), offset);

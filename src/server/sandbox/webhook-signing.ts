@@ -25,6 +25,5 @@ export async function putSigning(ctx: ServerContext, company: Company, key: Sign
     await tx.companies.setSigningToken(company.id, key === 'token' ? { tokenId: by.id, token: raw } : null);
     return describe(tx, company.id);
   });
-  ctx.companyChanged?.(company.id);
   return answer;
 }

@@ -6,6 +6,7 @@
 // - the store's own repositories read, and never take a write lock: each call is one consistent read;
 // - `transaction(fn)` hands fn repositories that also write; all of fn's writes commit together or
 //   none do. Writes exist only inside a transaction.
+import type { Changed } from './changes.js';
 import type { Position } from '../../api/cursor.js';
 import type { ListFilter } from '../../api/invoice-query.js';
 import type { Card, Fee, FinancialMovement, Payer, ResponseItem } from '../../api/schemas.js';
@@ -560,6 +561,20 @@ export interface Writes {
   };
 }
 
+/** What commits changed, for what the server keeps in memory of what it read (src/server/cache/kept.ts). */
+export interface ChangeFeed {
+  /**
+   * Calls listener with what each commit changed (store/changes.ts): this process's at its commit, before
+   * the transaction's promise settles; another process's when the engine hears of it. Returns the unsubscribe.
+   */
+  onChanged(listener: (changed: Changed) => void): () => void;
+  /**
+   * Whether other processes' commits are heard now (false: keep nothing, use nothing kept). SQLite looks
+   * here, once per turn of the event loop, whether another process committed (then: everything changed).
+   */
+  heard(): boolean;
+}
+
 export interface Store extends Reads {
   readonly engine: string;
   /** where the data lives, as given (a file path, :memory:) */
@@ -581,12 +596,8 @@ export interface Store extends Reads {
    * does not (SQLite: several processes on one file), a dispatcher must look at the queue often.
    */
   readonly hearsOtherProcesses: boolean;
-  /**
-   * A number that differs from the one read before whenever anything was committed since, by this
-   * process or another; read it before a read whose result is kept. Absent when the engine cannot
-   * tell cheaply (then nothing read is kept: see invoices/record-cache.ts).
-   */
-  readonly changeMark?: () => number;
+  /** what each commit changed, this process's and other processes' on the same database: what the caches drop (src/server/cache) */
+  readonly changes: ChangeFeed;
   /**
    * Where the pix location's CA and leaves are kept when the engine keeps them itself (PostgreSQL:
    * nodes on several machines share one CA); absent: a key folder on this machine (SQLite).

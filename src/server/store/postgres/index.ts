@@ -6,6 +6,7 @@
 // A database that goes away (a restart, a failover, a silent network) is a StoreFault, never an
 // unhandled 'error' event: calls fail at once with 503 store_unavailable while a probe looks every
 // half second whether it is back; every statement and connection has a time limit.
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createHealthTracker, StoreFault } from '../faults.js';
@@ -13,12 +14,19 @@ import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.
 import { isConnectionLoss, maskedUrl, pgFault } from './faults.js';
 import { createPgKeyVault } from './key-vault.js';
 import { PG_MIGRATIONS } from './migrations.js';
+import { changeListeners as changeListenersOf, decodeChanged, encodeChanged, gatherChanges, watchChanges, type Changed } from '../changes.js';
 import { watchEvents } from '../watch-events.js';
 import { createPgJournal, type RawTransaction } from './journal.js';
 import { createPgRepos, type Queryable } from './repos.js';
 import { createPgSignIns } from './sign-ins.js';
 
 const CHANNEL = 'pinvoice_events';
+/** what each commit changed (store/changes.ts), for every node's caches; and each node's pings of its own listening */
+const CHANGES = 'pinvoice_changes';
+/** how often a node checks that its listening connection still hears (a NOTIFY of its own, heard back) */
+const PING_EVERY_MS = 1000;
+/** a ping not heard back within this: the connection is taken for lost (nothing kept until it listens again) */
+const PING_LOST_MS = 2000;
 /** any fixed number: the key of the advisory lock migrations take */
 const MIGRATION_LOCK = 0x70696e76;
 
@@ -177,13 +185,51 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
   };
   const listeners = new Set<() => void>();
   const changeListeners = new Set<() => void>();
+  const changes = changeListenersOf();
   const wake = () => listeners.forEach((fn) => fn());
   let listener: pg.PoolClient | undefined;
   let listening: Promise<void> | undefined;
   let relistenTimer: NodeJS.Timeout | undefined;
+  /** whether the listening connection hears now: what other nodes commit reaches this one */
+  let hearing = false;
+  const wanted = () => listeners.size > 0 || changes.size > 0;
+
+  // This node's pings: a NOTIFY it sends every second and must hear back within two. It bounds how
+  // long a change another node committed can go unheard: a connection that no longer hears is taken
+  // for lost, and nothing is kept until it listens again (docs/team.md, "What each node keeps").
+  const pingOf = `ping ${randomBytes(6).toString('hex')} `;
+  let pingTimer: NodeJS.Timeout | undefined;
+  let pingSent = 0;
+  let pingAt = 0;
+  let pingHeard = 0;
+  function pinging(): void {
+    if (pingTimer || closed) return;
+    pingTimer = setInterval(() => {
+      const client = listener;
+      if (!client || !hearing || away) return;
+      if (pingHeard < pingSent) {
+        if (performance.now() - pingAt > PING_LOST_MS) client.emit('error', new Error('the listening connection did not hear its own ping'));
+        return;
+      }
+      pingAt = performance.now();
+      guarded.query({ text: `SELECT pg_notify('${CHANGES}', $1)`, values: [`${pingOf}${++pingSent}`] } as pg.QueryConfig).catch(() => undefined);
+    }, PING_EVERY_MS);
+    pingTimer.unref();
+  }
+  const heard = (message: pg.Notification) => {
+    if (message.channel === CHANNEL) return wake();
+    if (message.channel !== CHANGES) return;
+    const payload = message.payload ?? '';
+    if (payload.startsWith('ping ')) {
+      if (payload.startsWith(pingOf)) pingHeard = Math.max(pingHeard, Number(payload.slice(pingOf.length)));
+      return;
+    }
+    changes.tell(decodeChanged(payload));
+  };
 
   // One connection LISTENs for the whole process. When it is lost, it is taken again (every second
-  // until the database answers), and the dispatchers look at the queue once, for whatever was announced in between.
+  // until the database answers); meanwhile nothing is kept (every cache dropped), and the dispatchers
+  // look at the queue once, for whatever was announced in between.
   function listen(): Promise<void> {
     listening ??= (async () => {
       gate();
@@ -198,14 +244,21 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
         if (listener !== client) return;
         listener = undefined;
         listening = undefined;
+        hearing = false;
+        changes.tell('all');
         client.release(true);
         relisten(1000);
       };
-      client.on('notification', wake);
+      client.on('notification', heard);
       client.on('error', lost);
       client.on('end', lost);
       listener = client;
-      await client.query(`LISTEN ${CHANNEL}`);
+      await client.query(`LISTEN ${CHANNEL}; LISTEN ${CHANGES}`);
+      // what was committed before it listened went unheard: nothing kept from before is used
+      pingHeard = pingSent;
+      changes.tell('all');
+      hearing = listener === client;
+      pinging();
     })().catch((error: unknown) => {
       listening = undefined;
       throw error;
@@ -213,7 +266,7 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     return listening;
   }
   function relisten(delay: number): void {
-    if (closed || listeners.size === 0 || relistenTimer) return;
+    if (closed || !wanted() || relistenTimer) return;
     relistenTimer = setTimeout(() => {
       relistenTimer = undefined;
       void listen().then(wake, () => relisten(1000));
@@ -238,15 +291,21 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
       let committing = false;
       let broken = false;
       const last: string[] = [];
-      const tx = watchEvents(createPgRepos(client, last), () => (recorded = true), () => (changed = true));
+      const gathered = gatherChanges();
+      const tx = watchChanges(watchEvents(createPgRepos(client, last), () => (recorded = true), () => (changed = true)), gathered);
+      let what: Changed | undefined;
       try {
         await client.query('BEGIN');
         const result = await fn(tx);
         // the statements kept for the end, the NOTIFY and the COMMIT: one round trip (simple protocol)
         if (recorded) last.push(`NOTIFY ${CHANNEL}`);
+        what = gathered.take();
+        // (a payload of tags and commas, or *: nothing to quote)
+        if (what) last.push(`NOTIFY ${CHANGES}, '${encodeChanged(what)}'`);
         last.push('COMMIT');
         committing = true;
         await client.query(last.join('; '));
+        if (what) changes.tell(what);
         if (!away) health.committed();
         if (changed) changeListeners.forEach((listener) => listener());
         return result;
@@ -255,7 +314,10 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
         broken = isConnectionLoss(error);
         if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
         // the connection died with the COMMIT on its way: whether it was applied cannot be known
-        if (broken && committing) throw commitUnknown(where);
+        if (broken && committing) {
+          if (what) changes.tell(what);
+          throw commitUnknown(where);
+        }
         throw said;
       } finally {
         client.release(broken || undefined);
@@ -263,6 +325,14 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     },
     health: () => health.get(),
     onHealthChange: (listener) => health.onChange(listener),
+    changes: {
+      onChanged(listener) {
+        const stop = changes.add(listener);
+        void listen().catch(() => relisten(1000));
+        return stop;
+      },
+      heard: () => hearing && !away,
+    },
     onChargesChanged(fn) {
       changeListeners.add(fn);
       return () => void changeListeners.delete(fn);
@@ -277,8 +347,10 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
       closed = true;
       clearTimeout(probeTimer);
       clearTimeout(relistenTimer);
+      clearInterval(pingTimer);
       const client = listener;
       listener = undefined;
+      hearing = false;
       client?.release();
       await pool.end();
     },

@@ -11,6 +11,7 @@ import { createHealthTracker, guardRepos, StoreFault } from '../faults.js';
 import { checkInWorker, type BackgroundCheck } from './check.js';
 import { MEMORY, openDatabase, openReader, type Db, type OpenOptions } from './database.js';
 import { damagedFault, sqliteFault } from './faults.js';
+import { changeListeners as changeFeed, gatherChanges, watchChanges } from '../changes.js';
 import { watchEvents } from '../watch-events.js';
 import { createRepos } from './repos.js';
 import { fileJournal, memoryJournal } from './journal-file.js';
@@ -175,10 +176,13 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
   // Tells listeners after a commit that made an event due, or changed a charge.
   let recorded = false;
   let changed = false;
-  const watched = watchEvents(writes, () => (recorded = true), () => (changed = true));
+  const gathered = gatherChanges();
+  const changes = changeFeed();
+  const watched = watchChanges(watchEvents(writes, () => (recorded = true), () => (changed = true)), gathered);
   const committed = () => {
-    mark = undefined;
     health.committed();
+    const what = gathered.take();
+    if (what) changes.tell(what);
     if (changed) {
       changed = false;
       for (const listener of changeListeners) listener();
@@ -222,28 +226,34 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
       },
     );
   }
-  // SQLite's data_version, read on the reader connection, changes with every commit of any other
-  // connection: the writer's, or another process's on the same file. (In memory there is no reader.)
-  const dataVersion = reader?.prepare<[], number>('PRAGMA data_version').pluck();
-  // Read once per turn of the event loop (a sixth of a cached GET's time was this PRAGMA): the requests
-  // handled in one turn came in one poll of the sockets, before the mark was read, so none of them was
-  // sent after a commit the mark misses (a commit another process finished later is one they could not
-  // have waited for). A commit of this process clears it at once, and the turn's setImmediate after the poll.
-  let mark: number | undefined;
-  const forget = () => void (mark = undefined);
-  const changeMark = (): number => {
-    if (mark === undefined) {
-      mark = (dataVersion as NonNullable<typeof dataVersion>).get() as number;
+  // SQLite's data_version on the writer connection changes with every commit of another connection
+  // to the file, never with its own: another process's (the reader never writes, the journal is a file
+  // of its own). Such a commit may have changed anything: everything kept is dropped. Read once per
+  // turn of the event loop (a sixth of a cached GET's time was this PRAGMA): the requests handled in
+  // one turn came in one poll of the sockets, before it was read, so none of them was sent after a
+  // commit it misses (one another process finished later is one they could not have waited for).
+  const otherCommits = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seen: number | undefined;
+  let looked = false;
+  const forget = () => void (looked = false);
+  const heard = (): boolean => {
+    // a damaged file: the writer is closed, and nothing is kept from now on
+    if (!db.open) return false;
+    if (!looked) {
+      looked = true;
       setImmediate(forget);
+      const version = otherCommits.get() as number;
+      if (seen !== undefined && version !== seen) changes.tell('all');
+      seen = version;
     }
-    return mark;
+    return true;
   };
 
   return {
     engine: 'sqlite',
     location: path,
     hearsOtherProcesses: false,
-    ...(dataVersion && { changeMark }),
+    changes: { onChanged: changes.add, heard },
     db,
     ...reads,
     journal,
