@@ -30,7 +30,13 @@ export function createAuthenticator(store: Store, counted: (hit: boolean) => voi
     counted(hit !== undefined);
     if (hit) return hit;
     const mark = kept.mark();
-    const access = await store.companies.authenticate(token);
+    const access = await store.companies.authenticate(token).catch((error: unknown) => {
+      // the database is away: the request is refused (503) whatever its token; the access last kept for
+      // it, stale perhaps, names the company whose journal tells of the refusal (it grants nothing)
+      const last = kept.peek(key);
+      if (last) request.access = last;
+      throw error;
+    });
     if (!access) {
       kept.forget(key);
       throw unauthorized('The access token is not valid.', true);

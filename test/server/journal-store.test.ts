@@ -349,6 +349,36 @@ describe.skipIf(ENGINE !== 'sqlite')('a journal file of the third form (ids numb
   });
 });
 
+describe.skipIf(ENGINE !== 'postgres')('a kept buffer in the PostgreSQL journal', () => {
+  it('is written once, by ref after (journal_bodies), resent after a failed batch, and removed once no entry names it', async () => {
+    const url = await postgresDatabase();
+    const store = await openPostgresStore(url);
+    try {
+      const company = (await addCompany(store, { token: 'pinv_test_pg_bodies' }, (n) => randomBytes(n), new Date())).id;
+      const record = Buffer.from(`{"data":{"id":1,"note":"${'x'.repeat(3000)}"}}`);
+      for (let batch = 0; batch < 3; batch++) await store.journal.append(Array.from({ length: 20 }, (_, i) => entry(company, `/r/${batch}/${i}`, { response_body: record })), 1000);
+      const stored = await store.pool.query('SELECT count(*)::int AS bodies, (SELECT count(*)::int FROM journal_entries WHERE response_body IS NOT NULL) AS inline FROM journal_bodies');
+      expect(stored.rows[0]).toEqual({ bodies: 1, inline: 0 });
+      const rows = await store.journal.list(company, {}, 0, 100);
+      expect(rows).toHaveLength(60);
+      expect(new Set(rows.map((row) => row.response_body))).toEqual(new Set([record.toString()]));
+      // a batch that fails after sending the body: the next sends it again (its ref named nothing stored)
+      const other = Buffer.from('{"data":{"id":2}}');
+      await expect(store.journal.append([entry(company, '/fails', { response_body: other, status: 2 ** 40 })], 1000)).rejects.toThrow();
+      await store.journal.append([entry(company, '/after', { response_body: other })], 1000);
+      expect((await store.journal.list(company, { path: '/after' }, 0, 10))[0]?.response_body).toBe(other.toString());
+      // dropped entries leave their body behind only for the grace
+      await store.journal.clear(company);
+      await store.pool.query('UPDATE journal_bodies SET sent_at = 0');
+      await store.journal.append([entry(company, '/new')], 1000);
+      await store.journal.clear(company);
+      expect((await store.pool.query('SELECT count(*)::int AS n FROM journal_bodies')).rows[0].n).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe.skipIf(ENGINE !== 'postgres')('a PostgreSQL journal of schema 10 (ids numbered across companies)', () => {
   it("is numbered again company by company by migration 11, in each company's order, and goes on from there", async () => {
     const url = await postgresDatabase();

@@ -63,6 +63,8 @@ export function createKept<V>(feed: ChangeFeed, max: number) {
     get(key: string): V | undefined {
       return feed.heard() ? entries.get(key)?.value : undefined;
     },
+    /** the value kept under key even while the store does not hear (it may be stale: to name, never to grant) */
+    peek: (key: string): V | undefined => entries.get(key)?.value,
     /** a mark to take before a read whose result may be kept */
     mark: (): number => epoch,
     /** keeps what a read that began at `mark` gave, unless one of its tags changed meanwhile */

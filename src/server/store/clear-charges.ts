@@ -20,7 +20,7 @@ export const CHARGE_TABLES = [
  * valid: each company's count of them, journal_state.last_id, stays). PostgreSQL keeps it in these
  * tables; SQLite in a file of its own, emptied by its store.
  */
-export const JOURNAL_TABLES = ['journal_entries'] as const;
+export const JOURNAL_TABLES = ['journal_entries', 'journal_bodies'] as const;
 export const RESET_JOURNAL = 'UPDATE journal_state SET entries = 0, dropped = 0, dropped_upto = 0';
 
 export const RESET_COMPANIES = [

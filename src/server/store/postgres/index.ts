@@ -244,8 +244,8 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
         if (listener !== client) return;
         listener = undefined;
         listening = undefined;
+        // nothing kept is used from now on, and all of it is dropped when it listens again
         hearing = false;
-        changes.tell('all');
         client.release(true);
         relisten(1000);
       };

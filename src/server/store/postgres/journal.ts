@@ -3,24 +3,31 @@
 // counted by journal_state.last_id in the statement that counts a batch's entries anyway. A batch takes
 // the journal's advisory lock first, so ids commit in the order they were given: a reader that saw
 // entry n never sees an entry below n appear later (a cursor misses nothing).
+import { randomBytes } from 'node:crypto';
 import { entryDetail, type JournalFilter, type JournalReads, type JournalRow, type JournalState, type JournalStore, type NewJournalEntry } from '../port.js';
 import { RESET_JOURNAL } from '../clear-charges.js';
+import { createBodyRefs } from '../shared-bodies.js';
 import type { Row } from '../rows.js';
 import { prepared, type Queryable } from './repos.js';
 
-const JOURNAL_COLUMNS = ['id', 'company_id', 'at', 'sandbox_at', 'direction', 'method', 'path', 'status', 'invoice_id', 'duration_ms', 'request_body', 'response_body', 'detail'] as const;
+const JOURNAL_COLUMNS = ['id', 'company_id', 'at', 'sandbox_at', 'direction', 'method', 'path', 'status', 'invoice_id', 'duration_ms', 'request_body', 'response_body', 'detail', 'response_ref'] as const;
+/** an entry as read: its answer from journal_bodies when it names one */
+const READ_ENTRY = `SELECT ${JOURNAL_COLUMNS.filter((c) => c !== 'response_body' && c !== 'response_ref').map((c) => `e.${c}`).join(', ')},
+  COALESCE(e.response_body, b.body) AS response_body FROM journal_entries e LEFT JOIN journal_bodies b ON b.ref = e.response_ref`;
+/** a body no entry names is removed once it was last sent this long ago (a node trusts a ref it sent for RESEND_MS) */
+const BODY_GRACE_MS = 60_000;
 
 /** `*` stands for any run of characters; everything else is itself (LIKE's own `%` and `_` escaped). */
 const globToLike = (glob: string): string => glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 
-/** A list's filters as the conditions after `company_id = $1 AND id > $2`, each value through `param`. */
+/** A list's filters as the conditions after `e.company_id = $1 AND e.id > $2`, each value through `param`. */
 function journalWhere(filter: JournalFilter, param: (value: unknown) => string): string {
   const parts: string[] = [];
-  if (filter.direction) parts.push(`direction = ${param(filter.direction)}`);
-  if (filter.method) parts.push(`method = ${param(filter.method)}`);
-  if (filter.path !== undefined) parts.push(filter.path.includes('*') ? `path LIKE ${param(globToLike(filter.path))}` : `path = ${param(filter.path)}`);
-  if (filter.status) parts.push(`status BETWEEN ${param(filter.status[0])} AND ${param(filter.status[1])}`);
-  if (filter.invoiceId !== undefined) parts.push(`invoice_id = ${param(filter.invoiceId)}`);
+  if (filter.direction) parts.push(`e.direction = ${param(filter.direction)}`);
+  if (filter.method) parts.push(`e.method = ${param(filter.method)}`);
+  if (filter.path !== undefined) parts.push(filter.path.includes('*') ? `e.path LIKE ${param(globToLike(filter.path))}` : `e.path = ${param(filter.path)}`);
+  if (filter.status) parts.push(`e.status BETWEEN ${param(filter.status[0])} AND ${param(filter.status[1])}`);
+  if (filter.invoiceId !== undefined) parts.push(`e.invoice_id = ${param(filter.invoiceId)}`);
   return parts.map((part) => ` AND ${part}`).join('');
 }
 
@@ -44,6 +51,8 @@ function toJournalRow(row: Row): JournalRow {
   };
 }
 
+const FORGET_BODIES = 'DELETE FROM journal_bodies b WHERE b.sent_at < $1 AND NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.response_ref = b.ref)';
+
 const NO_STATE: JournalState = { dropped: 0, dropped_upto: 0 };
 
 /** Runs fn in a transaction of its own, on one connection of the pool (the store's faults translated). */
@@ -51,6 +60,8 @@ export type RawTransaction = <T>(fn: (db: Queryable) => Promise<T>) => Promise<T
 
 /** `db` reads (the pool); `transaction` gives each batch and clear a transaction of its own. */
 export function createPgJournal(db: Queryable, transaction: RawTransaction): JournalStore {
+  const refOf = createBodyRefs(randomBytes(6).toString('hex'));
+  let lastSweep = 0;
   const runOn = (on: Queryable) => (sql: string, params: unknown[] = []) => on.query(prepared(sql, params));
   const run = runOn(db);
   const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
@@ -61,10 +72,10 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
       const param = (value: unknown) => (values.push(value), `$${values.length}`);
       const where = journalWhere(filter, param);
       values.push(limit);
-      return (await rows(`SELECT * FROM journal_entries WHERE company_id = $1 AND id > $2${where} ORDER BY id LIMIT $${values.length}`, values)).map(toJournalRow);
+      return (await rows(`${READ_ENTRY} WHERE e.company_id = $1 AND e.id > $2${where} ORDER BY e.id LIMIT $${values.length}`, values)).map(toJournalRow);
     },
     async get(companyId, id) {
-      const [row] = await rows('SELECT * FROM journal_entries WHERE company_id = $1 AND id = $2', [companyId, id]);
+      const [row] = await rows(`${READ_ENTRY} WHERE e.company_id = $1 AND e.id = $2`, [companyId, id]);
       return row && toJournalRow(row);
     },
     async state(companyId) {
@@ -78,52 +89,74 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
   };
   return {
     ...reads,
-    append: (entries, keep, lost) => transaction(async (tx) => {
-      if (entries.length === 0 && (lost?.size ?? 0) === 0) return;
-      const run = runOn(tx);
-      const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
-      // one batch at a time across the team: ids then commit in the order they were given
-      await run('SELECT pg_advisory_xact_lock(hashtext($1))', ['journal']);
-      // the lost were before the batch, and take their ids with them (as on SQLite)
-      for (const [companyId, n] of lost ?? []) {
-        await run(`INSERT INTO journal_state (company_id, dropped, last_id) VALUES ($1, $2, $2)
-          ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped, last_id = journal_state.last_id + excluded.dropped`, [companyId, n]);
-      }
-      // each company's entries counted, and their ids given: its last id moves on by as many
-      const added = new Map<number, number>();
-      for (const entry of entries) added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
-      const counted = new Map<number, { entries: number; next: number }>();
-      for (const [companyId, n] of added) {
-        const [state] = await rows(`INSERT INTO journal_state (company_id, entries, last_id) VALUES ($1, $2, $2) ON CONFLICT (company_id)
-          DO UPDATE SET entries = journal_state.entries + excluded.entries, last_id = journal_state.last_id + excluded.entries RETURNING entries, last_id`, [companyId, n]);
-        counted.set(companyId, { entries: Number(state?.entries ?? n), next: Number(state?.last_id ?? n) - n + 1 });
-      }
-      const ids = entries.map((entry) => (counted.get(entry.company_id) as { next: number }).next++);
-      // one INSERT for the batch: a column of values each
-      // (an answer's bytes become its text: a Buffer would go as bytea's hex)
-      // (a detail's shared members written into it: an entry a row has nowhere to name them once)
-      const value = (entry: NewJournalEntry, column: Exclude<(typeof JOURNAL_COLUMNS)[number], 'id'>) =>
-        column === 'detail' ? entryDetail(entry.detail, entry.detail_shared) : Buffer.isBuffer(entry[column]) ? entry[column].toString() : entry[column];
-      const columns = JOURNAL_COLUMNS.map((column) => (column === 'id' ? ids : entries.map((entry) => value(entry, column))));
-      const types = ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text'];
-      await run(
-        `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
-         SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
-           WITH ORDINALITY AS t(${JOURNAL_COLUMNS.join(', ')}, n) ORDER BY n`,
-        columns,
-      );
-      for (const [companyId, { entries: kept }] of counted) {
-        const excess = kept - keep;
-        if (excess <= 0) continue;
-        const [boundary] = await rows('SELECT id FROM journal_entries WHERE company_id = $1 ORDER BY id LIMIT 1 OFFSET $2', [companyId, excess - 1]);
-        if (!boundary) continue;
-        const dropped = (await run('DELETE FROM journal_entries WHERE company_id = $1 AND id <= $2', [companyId, boundary.id])).rowCount ?? 0;
-        await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2) WHERE company_id = $3', [dropped, boundary.id, companyId]);
-      }
-    }),
+    append: (entries, keep, lost) => {
+      let sending: { body: Buffer }[] = [];
+      return transaction(async (tx) => {
+        if (entries.length === 0 && (lost?.size ?? 0) === 0) return;
+        const run = runOn(tx);
+        const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
+        // one batch at a time across the team: ids then commit in the order they were given
+        await run('SELECT pg_advisory_xact_lock(hashtext($1))', ['journal']);
+        // the lost were before the batch, and take their ids with them (as on SQLite)
+        for (const [companyId, n] of lost ?? []) {
+          await run(`INSERT INTO journal_state (company_id, dropped, last_id) VALUES ($1, $2, $2)
+            ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped, last_id = journal_state.last_id + excluded.dropped`, [companyId, n]);
+        }
+        // each company's entries counted, and their ids given: its last id moves on by as many
+        const added = new Map<number, number>();
+        for (const entry of entries) added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
+        const counted = new Map<number, { entries: number; next: number }>();
+        for (const [companyId, n] of added) {
+          const [state] = await rows(`INSERT INTO journal_state (company_id, entries, last_id) VALUES ($1, $2, $2) ON CONFLICT (company_id)
+            DO UPDATE SET entries = journal_state.entries + excluded.entries, last_id = journal_state.last_id + excluded.entries RETURNING entries, last_id`, [companyId, n]);
+          counted.set(companyId, { entries: Number(state?.entries ?? n), next: Number(state?.last_id ?? n) - n + 1 });
+        }
+        const ids = entries.map((entry) => (counted.get(entry.company_id) as { next: number }).next++);
+        // an answer the server hands out again (a Buffer) goes once, by ref after (shared-bodies.ts)
+        const now = Date.now();
+        const bodies: { ref: string; body: Buffer }[] = [];
+        const refs = entries.map((entry) => (Buffer.isBuffer(entry.response_body) ? refOf(entry.response_body, now, (ref, body) => bodies.push({ ref, body })) : null));
+        // (a batch that fails is sent again whole: its bodies go with it again)
+        sending = bodies;
+        if (bodies.length > 0) {
+          await run(`INSERT INTO journal_bodies (ref, body, sent_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+            ON CONFLICT (ref) DO UPDATE SET sent_at = excluded.sent_at`, [bodies.map((b) => b.ref), bodies.map((b) => b.body.toString()), bodies.map(() => now)]);
+        }
+        // one INSERT for the batch: a column of values each
+        // (an answer's bytes become its text: a Buffer would go as bytea's hex)
+        // (a detail's shared members written into it: an entry a row has nowhere to name them once)
+        const value = (entry: NewJournalEntry, column: Exclude<(typeof JOURNAL_COLUMNS)[number], 'id' | 'response_ref'>) =>
+          column === 'detail' ? entryDetail(entry.detail, entry.detail_shared) : column === 'response_body' && Buffer.isBuffer(entry.response_body) ? null : entry[column];
+        const columns = JOURNAL_COLUMNS.map((column) => (column === 'id' ? ids : column === 'response_ref' ? refs : entries.map((entry) => value(entry, column))));
+        const types = ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text', 'text'];
+        await run(
+          `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
+           SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
+             WITH ORDINALITY AS t(${JOURNAL_COLUMNS.join(', ')}, n) ORDER BY n`,
+          columns,
+        );
+        for (const [companyId, { entries: kept }] of counted) {
+          const excess = kept - keep;
+          if (excess <= 0) continue;
+          const [boundary] = await rows('SELECT id FROM journal_entries WHERE company_id = $1 ORDER BY id LIMIT 1 OFFSET $2', [companyId, excess - 1]);
+          if (!boundary) continue;
+          const dropped = (await run('DELETE FROM journal_entries WHERE company_id = $1 AND id <= $2', [companyId, boundary.id])).rowCount ?? 0;
+          await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2) WHERE company_id = $3', [dropped, boundary.id, companyId]);
+        }
+        // the bodies no entry names any more, every half grace at most
+        if (now - lastSweep > BODY_GRACE_MS / 2) {
+          lastSweep = now;
+          await run(FORGET_BODIES, [now - BODY_GRACE_MS]);
+        }
+      }).catch((error: unknown) => {
+        for (const { body } of sending) refOf.unsent(body);
+        throw error;
+      });
+    },
     clear: (companyId) => transaction(async (tx) => {
       const run = runOn(tx);
       const removed = (await run('DELETE FROM journal_entries WHERE company_id = $1', [companyId])).rowCount ?? 0;
+      await run(FORGET_BODIES, [Date.now() - BODY_GRACE_MS]);
       // (its last id stays: ids are never given twice)
       await run(`${RESET_JOURNAL} WHERE company_id = $1`, [companyId]);
       return removed;

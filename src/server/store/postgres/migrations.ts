@@ -275,4 +275,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE invoices ADD COLUMN IF NOT EXISTS production_record TEXT;
   `,
+  // 13: the journal keeps a body many entries answered once (a charge's record polled: 3 KB an entry,
+  // the whole write of a GET): journal_bodies holds it under a ref of the node that sent it, and an
+  // entry names it in response_ref (response_body null); a body no entry names is removed after a grace
+  `
+  CREATE TABLE IF NOT EXISTS journal_bodies (ref TEXT PRIMARY KEY, body TEXT NOT NULL, sent_at BIGINT NOT NULL);
+  ALTER TABLE journal_entries ADD COLUMN IF NOT EXISTS response_ref TEXT;
+  CREATE INDEX IF NOT EXISTS journal_response_ref ON journal_entries(response_ref) WHERE response_ref IS NOT NULL;
+  `,
 ];

@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StoreFault } from '../faults.js';
+import { createBodyRefs } from '../shared-bodies.js';
 import type { JournalReads, JournalStore, NewJournalEntry, Writes } from '../port.js';
 import { journalFileOf, type Db } from './database.js';
 import { sqliteFault } from './faults.js';
@@ -31,33 +32,14 @@ const journalFault = (error: unknown, file: string): unknown => {
   return fault ? new StoreFault(fault.code, `The journal: ${fault.message}`, fault.retryAfter) : error;
 };
 
-/** How long the door trusts that a body it sent is still kept (journal.ts removes one unnamed for BODY_GRACE_MS). */
-const RESEND_MS = 10_000;
 
-/**
- * Splits a batch into the rows to insert and the bodies to keep once. An answer given as a Buffer is
- * one the server keeps and hands out again (a charge's record, read many times), and so are a detail's
- * shared members (a proxy's findings of that record): the same buffer gets one ref for this process
- * (refs of several processes on one file never meet), sent with its bytes the first time (and again
- * every 10 s), by name after. The main thread thus neither copies a polled record, nor its findings,
- * into every entry, nor hands them to the writer again.
- */
+/** Splits a batch into the rows to insert and the bodies to keep once (shared-bodies.ts). */
 function bodySharing() {
-  const sent = new WeakMap<Buffer, { ref: string; at: number }>();
-  const nonce = randomBytes(6).toString('hex');
-  let count = 0;
+  const refOf = createBodyRefs(randomBytes(6).toString('hex'));
   return (entries: NewJournalEntry[]): { rows: JournalInsert[]; bodies: SharedBody[] } => {
     const now = Date.now();
     const bodies: SharedBody[] = [];
-    const rows = insertRows(entries, (body) => {
-      let known = sent.get(body);
-      if (!known || now - known.at > RESEND_MS) {
-        known = { ref: known?.ref ?? `${nonce}.${++count}`, at: now };
-        sent.set(body, known);
-        bodies.push({ ref: known.ref, body });
-      }
-      return known.ref;
-    });
+    const rows = insertRows(entries, (body) => refOf(body, now, (ref) => bodies.push({ ref, body })));
     return { rows, bodies };
   };
 }
