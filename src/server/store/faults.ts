@@ -24,6 +24,25 @@ export class StoreFault extends Error {
   }
 }
 
+/**
+ * What a store counts of its own work as it goes, for serve's /metrics (read when scraped, never
+ * reset): plain numbers on the store, so that each store of a process (tests open several) has its own.
+ */
+export interface StoreCounts {
+  /** PostgreSQL: statements sent to the database; SQLite: transactions and reads at the repositories */
+  trips: number;
+  /** of those, the ones that failed with a StoreFault, by its code */
+  faults: Record<FaultCode, number>;
+}
+
+export const createStoreCounts = (): StoreCounts => ({ trips: 0, faults: { store_unavailable: 0, insufficient_storage: 0, store_checking: 0, store_damaged: 0 } });
+
+/** Counts the error when it is a StoreFault; answers it unchanged. */
+export function countFault(counts: StoreCounts, error: unknown): unknown {
+  if (error instanceof StoreFault) counts.faults[error.code]++;
+  return error;
+}
+
 export type StoreHealth =
   | { status: 'ok' }
   | { status: 'degraded'; code: FaultCode; reason: string; since: string };
@@ -91,14 +110,17 @@ export function healthLine(health: StoreHealth, before: StoreHealth): string {
 
 /**
  * Wraps each method of each repository so that an engine error becomes the StoreFault it means
- * (`translate` answers other errors unchanged).
+ * (`translate` answers other errors unchanged); each call and each fault is counted in `counts`.
  */
-export function guardRepos<T extends object>(repos: T, translate: (error: unknown) => unknown): T {
+export function guardRepos<T extends object>(repos: T, translate: (error: unknown) => unknown, counts: StoreCounts = createStoreCounts()): T {
   const guarded: Record<string, unknown> = {};
   for (const [name, repo] of Object.entries(repos)) {
     const methods: Record<string, unknown> = {};
     for (const [method, fn] of Object.entries(repo as Record<string, (...args: unknown[]) => Promise<unknown>>)) {
-      methods[method] = (...args: unknown[]) => fn(...args).catch((error: unknown) => Promise.reject(translate(error)));
+      methods[method] = (...args: unknown[]) => {
+        counts.trips++;
+        return fn(...args).catch((error: unknown) => Promise.reject(countFault(counts, translate(error))));
+      };
     }
     guarded[name] = methods;
   }

@@ -14,7 +14,7 @@ import type { PixLocationFault } from '../../api/sandbox.js';
 import type { Direction } from '../../api/journal.js';
 import type { FeeSchedule } from '../../domain/fees.js';
 import type { Method, Status } from '../../domain/status.js';
-import type { StoreHealth } from './faults.js';
+import type { StoreCounts, StoreHealth } from './faults.js';
 
 export type FeeSchedules = Record<Method, FeeSchedule>;
 
@@ -598,6 +598,8 @@ export interface Store extends Reads {
   readonly signIns: SignInStore;
   /** ok, or what is wrong with the database now: unreachable, full, damaged, being checked (faults.ts) */
   health(): StoreHealth;
+  /** its round trips and the faults they met, counted as they go (serve's /metrics reads them) */
+  readonly counts: StoreCounts;
   /** Calls listener when the health changes (the one before it second); returns the unsubscribe. */
   onHealthChange(listener: (health: StoreHealth, before: StoreHealth) => void): () => void;
   close(): Promise<void>;

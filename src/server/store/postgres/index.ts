@@ -8,7 +8,8 @@
 // half second whether it is back; every statement and connection has a time limit.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createHealthTracker, StoreFault } from '../faults.js';
+import { createHealthTracker, createStoreCounts, StoreFault } from '../faults.js';
+import { countStatements } from './counted.js';
 import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.js';
 import { isConnectionLoss, maskedUrl, pgFault } from './faults.js';
 import { createPgKeyVault } from './key-vault.js';
@@ -145,6 +146,8 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
   // process (an 'error' event nobody listens to does); the pool's own covers idle ones.
   pool.on('connect', (client) => client.on('error', fail));
   pool.on('error', fail);
+  const counts = createStoreCounts();
+  pool.on('connect', (client) => countStatements(client, counts, (error) => pgFault(error, where)?.code));
   const guarded: Queryable = {
     query: ((config: pg.QueryConfig) => {
       if (away) return Promise.reject(away);
@@ -263,6 +266,7 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     },
     health: () => health.get(),
     onHealthChange: (listener) => health.onChange(listener),
+    counts,
     onChargesChanged(fn) {
       changeListeners.add(fn);
       return () => void changeListeners.delete(fn);
