@@ -331,6 +331,8 @@ export interface EventReads {
   attempts(eventId: number): Promise<DeliveryAttempt[]>;
   /** when the next unclaimed pending event is due, or null when none is */
   nextDueAt(now: string): Promise<string | null>;
+  /** how many pending events are due at `now` (the postbacks' backlog: claimed ones, in flight, included) */
+  dueCount(now: string): Promise<number>;
 }
 
 /**
@@ -407,6 +409,8 @@ export interface JournalReads {
   state(companyId: number): Promise<JournalState>;
   /** the newest entry's id of the company (0: none) */
   last(companyId: number): Promise<number>;
+  /** entries dropped from every company's window (JournalState.dropped, summed) */
+  dropped(): Promise<number>;
 }
 
 /**
