@@ -42,14 +42,17 @@ function durations(counts: AppCounts) {
   } as unknown as Metric;
 }
 
-/** A gauge read from the store when scraped; a store that cannot answer now leaves it out of this scrape (pinvoice_store_healthy says why). */
-function storeGauge(registry: Registry, name: string, help: string, read: () => Promise<number>): void {
+/**
+ * A gauge read from the store when scraped, by engine; a store that cannot answer now leaves it out of
+ * this scrape (pinvoice_store_healthy says why). (Labelled: prom-client resets a gauge without labels to 0, not to nothing.)
+ */
+function storeGauge(registry: Registry, engine: string, name: string, help: string, read: () => Promise<number>): void {
   new Gauge({
-    name, help, registers: [registry],
+    name, help, labelNames: ['engine'], registers: [registry],
     async collect() {
       this.reset();
       const value = await read().catch(() => undefined);
-      if (value !== undefined) this.set(value);
+      if (value !== undefined) this.set({ engine }, value);
     },
   });
 }
@@ -79,7 +82,7 @@ export function createExposition({ counts, store, journal, realClock }: MetricsS
     },
   });
   new Counter({
-    name: 'pinvoice_store_errors_total', help: 'Of the store round trips, those that failed with a fault, by its code (the API error code it is answered with)', labelNames: ['engine', 'code'], registers: [registry],
+    name: 'pinvoice_store_errors_total', help: 'Calls to the store (reads, transactions) that failed with a fault, by its code (the API error code they are answered with), those refused at once while the database is away included', labelNames: ['engine', 'code'], registers: [registry],
     collect() {
       this.reset();
       for (const [code, n] of Object.entries(store.counts.faults)) this.inc({ engine, code }, n);
@@ -107,7 +110,7 @@ export function createExposition({ counts, store, journal, realClock }: MetricsS
       this.set(journal.queued ?? 0);
     },
   });
-  storeGauge(registry, 'pinvoice_journal_dropped_entries', 'Journal entries dropped, oldest first, from the companies\' windows (--journal), summed over companies since each one\'s last clear; PostgreSQL: every node\'s', () => store.journal.dropped());
+  storeGauge(registry, engine, 'pinvoice_journal_dropped_entries', 'Journal entries dropped, oldest first, from the companies\' windows (--journal), summed over companies since each one\'s last clear; PostgreSQL: every node\'s', () => store.journal.dropped());
   new Counter({
     name: 'pinvoice_postback_attempts_total', help: 'Postback attempts made by this node, by outcome: delivered (2xx), refused (another status), failed (no answer: unreachable, timed out), dropped (sandbox chaos, not sent)', labelNames: ['outcome'], registers: [registry],
     collect() {
@@ -115,6 +118,6 @@ export function createExposition({ counts, store, journal, realClock }: MetricsS
       for (const outcome of POSTBACK_OUTCOMES) this.inc({ outcome }, counts.postbacks[outcome]);
     },
   });
-  storeGauge(registry, 'pinvoice_postback_backlog_events', 'Postback events due now and not yet delivered (those in flight included); PostgreSQL: every node\'s', () => store.events.dueCount(realClock().toISOString()));
+  storeGauge(registry, engine, 'pinvoice_postback_backlog_events', 'Postback events due now and not yet delivered (those in flight included); PostgreSQL: every node\'s', () => store.events.dueCount(realClock().toISOString()));
   return { contentType: registry.contentType, text: () => registry.metrics() };
 }

@@ -1,6 +1,7 @@
 // When the store itself fails (the database unreachable, a full disk, a damaged file): one typed error,
 // StoreFault, that each engine makes of its own errors and the app answers at one place (503 or 507,
 // never a stack trace); and the store's health, which a fault changes and the store's recovery restores.
+import type { Store, Writes } from './port.js';
 
 /** What is wrong with the store, as the API's error code says it. */
 export type FaultCode =
@@ -31,7 +32,7 @@ export class StoreFault extends Error {
 export interface StoreCounts {
   /** PostgreSQL: statements sent to the database; SQLite: transactions and reads at the repositories */
   trips: number;
-  /** of those, the ones that failed with a StoreFault, by its code */
+  /** the store's calls (reads, transactions) that failed with a StoreFault, by its code: also those refused at once (a database away) */
   faults: Record<FaultCode, number>;
 }
 
@@ -41,6 +42,12 @@ export const createStoreCounts = (): StoreCounts => ({ trips: 0, faults: { store
 export function countFault(counts: StoreCounts, error: unknown): unknown {
   if (error instanceof StoreFault) counts.faults[error.code]++;
   return error;
+}
+
+/** The store, each transaction that fails with a StoreFault counted in its counts (its reads are counted where they are guarded). */
+export function countingTransactionFaults<S extends { transaction: Store['transaction']; readonly counts: StoreCounts }>(store: S): S {
+  const run = store.transaction.bind(store);
+  return Object.assign(store, { transaction: <T>(fn: (tx: Writes) => Promise<T>) => run(fn).catch((error: unknown) => Promise.reject(countFault(store.counts, error))) });
 }
 
 export type StoreHealth =

@@ -8,7 +8,7 @@
 // half second whether it is back; every statement and connection has a time limit.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createHealthTracker, createStoreCounts, StoreFault } from '../faults.js';
+import { countFault, countingTransactionFaults, createHealthTracker, createStoreCounts, StoreFault } from '../faults.js';
 import { countStatements } from './counted.js';
 import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.js';
 import { isConnectionLoss, maskedUrl, pgFault } from './faults.js';
@@ -147,11 +147,11 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
   pool.on('connect', (client) => client.on('error', fail));
   pool.on('error', fail);
   const counts = createStoreCounts();
-  pool.on('connect', (client) => countStatements(client, counts, (error) => pgFault(error, where)?.code));
+  pool.on('connect', (client) => countStatements(client, counts));
   const guarded: Queryable = {
     query: ((config: pg.QueryConfig) => {
-      if (away) return Promise.reject(away);
-      return pool.query(config).then(undefined, (error: unknown) => Promise.reject(fail(error)));
+      if (away) return Promise.reject(countFault(counts, away));
+      return pool.query(config).then(undefined, (error: unknown) => Promise.reject(countFault(counts, fail(error))));
     }) as Queryable['query'],
   };
   const reads: Reads = createPgRepos(guarded);
@@ -224,7 +224,8 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     relistenTimer.unref();
   }
 
-  return {
+  // (a transaction's faults are counted around it: gate, connection and statements alike)
+  return countingTransactionFaults<PostgresStore>({
     engine: 'postgres',
     location: url,
     hearsOtherProcesses: true,
@@ -286,5 +287,5 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
       client?.release();
       await pool.end();
     },
-  };
+  });
 }

@@ -7,7 +7,7 @@
 // damaged file turns the store read-only: its writer connection is closed while the reader is open,
 // so that nothing (not even the closing checkpoint) writes to the file again.
 import type { Reads, Store, Writes } from '../port.js';
-import { countFault, createHealthTracker, createStoreCounts, guardRepos, StoreFault } from '../faults.js';
+import { countingTransactionFaults, createHealthTracker, createStoreCounts, guardRepos, StoreFault } from '../faults.js';
 import { checkInWorker, type BackgroundCheck } from './check.js';
 import { MEMORY, openDatabase, openReader, type Db, type OpenOptions } from './database.js';
 import { damagedFault, sqliteFault } from './faults.js';
@@ -242,7 +242,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     return mark;
   };
 
-  return {
+  return countingTransactionFaults<SqliteStore>({
     engine: 'sqlite',
     location: path,
     hearsOtherProcesses: false,
@@ -257,7 +257,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
       return enqueue((tx) => fn({ ...tx, clearCharges: async () => {
         await tx.clearCharges();
         await journal.clearAll();
-      } })).catch((error: unknown) => Promise.reject(countFault(counts, error)));
+      } }));
     },
     onEventsRecorded(listener) {
       listeners.add(listener);
@@ -281,5 +281,5 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
       reader?.close();
       if (db.open) db.close();
     },
-  };
+  });
 }
