@@ -35,6 +35,10 @@ import { registerPixLocation } from './pix-location/routes.js';
 import { frozenClock, SEEDED_START, seededSources, withEventIds } from './seeded.js';
 import { createOwnHosts, guardPages } from './own-host.js';
 import type { Access, Store } from './store/port.js';
+import { createAnswered, type Answered, type RequestLine } from './answered.js';
+import { METRICS_PATH, type MetricsAccess } from './metrics/access.js';
+import { createCounts, type AppCounts } from './metrics/counts.js';
+import { registerMetrics } from './metrics/route.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,8 +65,12 @@ export interface AppOptions extends ServerSettings {
   seed?: Seed;
   /** where unexpected errors are reported (never to the client) */
   logError?: (error: unknown) => void;
-  /** where the store's changes of health are told, a line each (default: stderr) */
-  logLine?: (line: string) => void;
+  /** where the store's changes of health are told, a line each (default: stderr); `warn` for a fault */
+  logLine?: (line: string, level?: 'info' | 'warn') => void;
+  /** GET /metrics and who may read it (default: loopback clients only); false: no /metrics, nothing counted */
+  metrics?: MetricsAccess | false;
+  /** where each answered request is told, a line each (`serve --log-format json`); absent: nowhere */
+  requestLog?: (line: RequestLine) => void;
   /** the CA and leaf of the pix location, asked for on the first fetch (`serve`: beside its database); absent: a scratch folder's */
   pixKeys?: () => Promise<LocationKeys>;
   /** serve HTTPS with this key and certificate chain (PEM): `serve --tls`, the leaf of pixKeys */
@@ -94,9 +102,12 @@ function every(app: FastifyInstance, everyMs: number, task: () => Promise<unknow
 }
 
 /** Delivers postbacks while the app runs; paused while the store is at fault, at once again when it is back. */
-function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: string, logError: (error: unknown) => void, jitter?: () => number): void {
+function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: string, logError: (error: unknown) => void, jitter?: () => number, counts?: AppCounts): void {
   if (ctx.config.postbacks === false) return;
-  const dispatcher = createDispatcher({ ...ctx.config.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${version}`, random: jitter, journal: ctx.journal });
+  const dispatcher = createDispatcher({
+    ...ctx.config.postbacks, store: ctx.store, clock: ctx.clock, logError, userAgent: `pinvoice-postbacks/${version}`, random: jitter, journal: ctx.journal,
+    ...(counts && { counted: (outcome) => counts.postbackAttempt(outcome) }),
+  });
   let off = () => undefined as void;
   app.addHook('onReady', async () => {
     dispatcher.start();
@@ -109,10 +120,10 @@ function startDispatcher(app: FastifyInstance, ctx: ServerContext, version: stri
 }
 
 /** Tells the store's changes of health, a line each; the faults themselves are told there, not per request. */
-function reportHealth(app: FastifyInstance, store: Store, logLine: (line: string) => void): void {
-  const off = store.onHealthChange((health, before) => logLine(healthLine(health, before)));
+function reportHealth(app: FastifyInstance, store: Store, logLine: NonNullable<AppOptions['logLine']>): void {
+  const off = store.onHealthChange((health, before) => logLine(healthLine(health, before), health.status === 'ok' ? 'info' : 'warn'));
   const now = store.health(); // a fault from before the app (a large file being checked)
-  if (now.status !== 'ok') logLine(healthLine(now, { status: 'ok' }));
+  if (now.status !== 'ok') logLine(healthLine(now, { status: 'ok' }), 'warn');
   if (store.journal.notice) logLine(`journal: ${store.journal.notice}`);
   app.addHook('onClose', async () => off());
 }
@@ -122,7 +133,8 @@ export function createApp(options: AppOptions): FastifyInstance {
   const store = seeded ? withEventIds(options.store, seeded.events) : options.store;
   const config = resolveConfig(options);
   const clock = options.clock ?? (seeded ? frozenClock(SEEDED_START) : () => new Date());
-  const authenticate = createAuthenticator(store);
+  const counts = options.metrics === false ? undefined : createCounts();
+  const authenticate = createAuthenticator(store, counts && ((hit) => counts.cacheLookup('token', hit)));
   const ctx: ServerContext = {
     store,
     clock,
@@ -131,12 +143,14 @@ export function createApp(options: AppOptions): FastifyInstance {
     config,
     transaction: (fn) => store.transaction(fn),
     reads: store,
-    records: createRecordCache(store.changes),
+    records: createRecordCache(store.changes, counts && ((hit) => counts.cacheLookup('record', hit))),
   };
   // a fault of the store is told once, by reportHealth, not by each task or request that meets it
   const logged = options.logError ?? ((error: unknown) => console.error(error));
   const logError = (error: unknown) => error instanceof StoreFault || logged(error);
   const logLine = options.logLine ?? ((line: string) => console.error(line));
+  // (counted only while /metrics is on; told only with a request log: otherwise the request path pays one test)
+  const answered = createAnswered(counts, options.requestLog);
   const journal = createRecorder(store, config.journal, logError, logLine);
   ctx.journal = journal;
   const streams = createStreams();
@@ -153,7 +167,11 @@ export function createApp(options: AppOptions): FastifyInstance {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     clientErrorHandler: clientErrorHandler(limits),
-    frameworkErrors: (error, _request, reply) => send(reply, frameworkError(error, limits) ?? new ApiError(400, 'bad_request', error.message), headers),
+    frameworkErrors: (error, request, reply) => {
+      const refusal = frameworkError(error, limits) ?? new ApiError(400, 'bad_request', error.message);
+      send(reply, refusal, headers);
+      answered?.(request, 'other', refusal.status);
+    },
   });
   app.removeContentTypeParser('text/plain');
   installBodyRules(app, limits);
@@ -170,9 +188,13 @@ export function createApp(options: AppOptions): FastifyInstance {
     const refusal = answer();
     send(reply, refusal, headers);
     journalRequest(journal, ctx, request, { status: refusal.status, body: refusal.body() }, refusal);
+    // an operation's refusal (its token, its body, its rule); a page's is told by its own hook (countPages)
+    const op = answered && request.routeOptions.config?.op;
+    if (op) answered(request, op.id, refusal.status);
     return reply;
   });
   app.setNotFoundHandler(async (request, reply) => {
+    if (answered) request.startedAt ??= performance.now();
     const missing = new ApiError(404, 'not_found', `No operation ${request.method} ${request.url.split('?')[0]}.`);
     // a request to a path the API does not have, with a company's token, is journaled: a typo in a
     // merchant's path is what the journal is for (a request without a valid token stays out)
@@ -182,12 +204,13 @@ export function createApp(options: AppOptions): FastifyInstance {
     }
     send(reply, missing, headers);
     journalRequest(journal, ctx, request, { status: 404, body: missing.body() }, missing, true);
+    answered?.(request, 'other', 404);
     return reply;
   });
 
   // The app owns every timer: postbacks, expiry, and forgetting idempotency keys past their window.
   reportHealth(app, store, logLine);
-  startDispatcher(app, ctx, options.version, logError, seeded?.jitter);
+  startDispatcher(app, ctx, options.version, logError, seeded?.jitter, counts);
   // streams end before the server waits for its connections; what is buffered is written last
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => journal.close());
@@ -199,7 +222,9 @@ export function createApp(options: AppOptions): FastifyInstance {
   every(app, config.idempotencyPurgeMs, () => ctx.transaction((tx) => tx.idempotency.purgeBefore(new Date(ctx.clock().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString())), logError);
   if (config.rateLimit) app.register(import('@fastify/rate-limit'), rateLimitOptions(config.rateLimit));
   // The API's routes in a plugin of their own: registered after the rate limit, which sees them.
-  app.register(async (api) => registerOperations(api, ctx, { version: options.version, headers, authenticate, rateLimited: config.rateLimit !== false, streams }));
+  app.register(async (api) => registerOperations(api, ctx, { version: options.version, headers, authenticate, rateLimited: config.rateLimit !== false, streams, answered }));
+  if (answered) countPages(app, answered);
+  if (counts) registerMetrics(app, { counts, store, journal, realClock: ctx.realClock }, options.metrics || {});
   // the pages answer only at the server's own names; the API at any (own-host.ts)
   const hosts = createOwnHosts({ https: options.https !== undefined, publicHost: options.publicHost, allowedHosts: config.allowedHosts, address: () => app.server.address() });
   app.decorate('ownHosts', hosts);
@@ -208,6 +233,19 @@ export function createApp(options: AppOptions): FastifyInstance {
   registerDashboard(app, ctx, streams, logError, { secure: options.https !== undefined });
   registerLocation(app, ctx, options);
   return app;
+}
+
+/**
+ * The pages, the pix location and anything else not an API operation are told as `other`, in a hook
+ * added to their routes only (as guardPages does): the API's routes run no hook for it. /metrics is not told.
+ */
+function countPages(app: FastifyInstance, answered: Answered): void {
+  const told = async (request: FastifyRequest, reply: FastifyReply) => answered(request, 'other', reply.statusCode, reply.elapsedTime / 1000);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.op || route.url === METRICS_PATH) return;
+    const others = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
+    route.onResponse = [...others, told];
+  });
 }
 
 /**
@@ -278,9 +316,10 @@ interface OperationOptions {
   /** a rate limit runs after authentication: every request's token is checked in a hook */
   rateLimited: boolean;
   streams: Streams;
+  answered: Answered | undefined;
 }
 
-function registerOperations(app: FastifyInstance, ctx: ServerContext, { version, headers, authenticate, rateLimited, streams }: OperationOptions): void {
+function registerOperations(app: FastifyInstance, ctx: ServerContext, { version, headers, authenticate, rateLimited, streams, answered }: OperationOptions): void {
   const journal = ctx.journal as JournalRecorder;
   // The context of a token's requests: its company's clock, and the token that makes the changes (recorded
   // in the charge's timeline). Made once per access the authenticator keeps (an access is kept
@@ -321,7 +360,10 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, { version,
           ? await oncePerKey(ctx.store, { companyId: company.id, operation: op.id, key, body: request.body, now: ctx.realClock() },
             (tx) => handler({ ctx: own({ ...ctx, transaction: (fn) => fn(tx), reads: tx }), request, reply, company, version, streams }))
           : await handler({ ctx: own(ctx), request, reply, company, version, streams });
-        if (answer.hijacked) return reply;
+        if (answer.hijacked) {
+          answered?.(request, op.id, reply.raw.statusCode);
+          return reply;
+        }
         reply.headers(headers);
         if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
         // accepted with fields it does not know (as production, never a 422): they are named, not lost silently
@@ -336,6 +378,7 @@ function registerOperations(app: FastifyInstance, ctx: ServerContext, { version,
         if (answer.json || body !== answer.body) reply.type('application/json; charset=utf-8');
         reply.send(body);
         journalRequest(journal, ctx, request, body === answer.body ? answer : { ...answer, body }, undefined, false, op);
+        answered?.(request, op.id, answer.status);
         return reply;
       },
     });

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { listenMessage } from '../base/listen-message.js';
 import { PrivateFileError, type Notify } from '../base/private-file.js';
 import type { Seed } from '../base/seeded-random.js';
-import { createApp } from './app.js';
+import { createApp, type AppOptions } from './app.js';
 import type { ServerSettings } from './config.js';
 import { loadFixtures, readFixtures, type FixturesLoaded } from './fixtures.js';
 import { seedStore, type CreatedCompany } from './seed.js';
@@ -17,7 +17,7 @@ import { certificateHosts, hostName, listeningHost, scratchKeyFolder } from './p
 import { locationKeys, type LocationKeys } from './pix-location/key-folder.js';
 import { LOCATION_PATH } from './pix-location/paths.js';
 
-export interface ServeOptions extends ServerSettings, StoreOptions {
+export interface ServeOptions extends ServerSettings, StoreOptions, Pick<AppOptions, 'metrics' | 'requestLog' | 'logLine' | 'logError'> {
   host: string;
   port: number;
   db: string;
@@ -65,6 +65,9 @@ async function keysIn(folder: string, hosts: readonly string[], vault: Store['ke
   }
 }
 
+/** The token given for /metrics opens a company's API (--token, or one in the database): /metrics must have its own. */
+export class MetricsTokenError extends Error {}
+
 /** A seed given for a database that already holds charges: the run would repeat (and collide with) their ids. */
 export class SeedError extends Error {}
 
@@ -92,6 +95,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const now = clock ?? (() => new Date());
     if (seed !== undefined && (await holdsCharges(store, now()))) {
       throw new SeedError('a seeded run starts from a database without charges, and this one holds some (their ids would repeat): use a new database file, or :memory:');
+    }
+    const metricsToken = settings.metrics ? settings.metrics.token : undefined;
+    if (metricsToken !== undefined && (metricsToken === token || (await store.companies.authenticate(metricsToken)))) {
+      throw new MetricsTokenError("it is a company's API token: give /metrics a token of its own, which opens nothing else");
     }
     // the keys are read (or made) at start only for TLS; otherwise on the first fetch of a location
     const hosts = certificateHosts(host, settings.publicHost && hostName(settings.publicHost));

@@ -15,6 +15,7 @@ import { ENGINE } from '../support/engine.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { call, killAll, pixBody, removeWorkDirs, sleep, startServe, workDir, type ServeNode } from '../support/processes.js';
 import { startReceiver } from '../support/receiver.js';
+import { scrape } from '../support/metrics.js';
 import { canMountTmpfs, fill, mountTmpfs, type Tmpfs } from '../support/tmpfs.js';
 
 const TOKEN = 'ci_fixed_token_0123456789';
@@ -109,6 +110,8 @@ describe.skipIf(ENGINE !== 'postgres')('PostgreSQL restarted under two nodes tak
         cluster.halt(mode);
         await sleep(3000);
         const health = await call(nodes[0]!.url, TOKEN, 'GET', '/health');
+        // /metrics answers meanwhile (what it reads from the database left out) and says the store is at fault
+        const away = await scrape(nodes[0]!.url);
         cluster.restart();
         const back = performance.now();
         await until(() => nodes.every((_, i) => load.firstCreated(i, back)), 10_000);
@@ -119,6 +122,16 @@ describe.skipIf(ENGINE !== 'postgres')('PostgreSQL restarted under two nodes tak
         expect(health.status).toBe(200);
         expect(health.body).toMatchObject({ status: 'degraded', code: 'store_unavailable' });
         expect(health.body.reason).toMatch(/^The database postgres:\/\/…@127\.0\.0\.1:\d+\/outage_\w+ does not answer/);
+        expect(away.status).toBe(200);
+        expect(away.value('pinvoice_store_healthy', { engine: 'postgres' })).toBe(0);
+        expect(away.family('pinvoice_postback_backlog_events').metrics).toEqual([]);
+        // and each node counted the calls the outage failed: every create it answered 503 at least
+        for (const node of nodes) {
+          const after = await scrape(node.url);
+          const refused = after.value('pinvoice_requests_total', { operation: 'createInvoice', status: '503' }) ?? 0;
+          expect(refused).toBeGreaterThan(0);
+          expect(after.value('pinvoice_store_errors_total', { engine: 'postgres', code: 'store_unavailable' })).toBeGreaterThanOrEqual(refused);
+        }
         // both processes alive
         for (const node of nodes) expect(node.child.exitCode).toBeNull();
         // every answer a 2xx, or a 503 with Retry-After; none took longer than the 5 s bound (and some slack for a loaded machine)

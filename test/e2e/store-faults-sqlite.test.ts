@@ -12,6 +12,7 @@ import { ENGINE } from '../support/engine.js';
 import { call, killAll, pixBody, removeWorkDirs, startServe, workDir } from '../support/processes.js';
 import { canMountTmpfs, fill, mountTmpfs, type Tmpfs } from '../support/tmpfs.js';
 import { eventually } from '../support/receiver.js';
+import { scrape } from '../support/metrics.js';
 
 const TOKEN = 'ci_fixed_token_0123456789';
 const mounts: Tmpfs[] = [];
@@ -65,6 +66,10 @@ describe.skipIf(ENGINE !== 'sqlite')('a full disk under a SQLite database', () =
     expect((await call(node.url, TOKEN, 'GET', `/api/v2/invoices/${acknowledged[0]}`)).status).toBe(200);
     expect((await call(node.url, TOKEN, 'GET', '/health')).body).toMatchObject({ status: 'degraded', code: 'insufficient_storage' });
     expect((await create(node.url)).status).toBe(507);
+    // /metrics counts the changes refused, by the code they were answered with
+    const metrics = await scrape(node.url);
+    expect(metrics.value('pinvoice_store_errors_total', { engine: 'sqlite', code: 'insufficient_storage' })).toBeGreaterThanOrEqual(2);
+    expect(metrics.value('pinvoice_store_healthy', { engine: 'sqlite' })).toBe(0);
 
     rmSync(filler);
     const after = await create(node.url);

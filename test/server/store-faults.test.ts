@@ -16,6 +16,7 @@ import { openPostgresStore } from '../../src/server/store/postgres/index.js';
 import type { StoreHealth } from '../../src/server/store/faults.js';
 import { postgresDatabase } from '../support/engine.js';
 import { ENGINE, request, sql, startTestServer, validPix, type TestServer } from '../support/server.js';
+import { scrape } from '../support/metrics.js';
 
 const TOKEN = 'pinv_test_store_faults_token';
 let server: TestServer | undefined;
@@ -138,6 +139,10 @@ describe.skipIf(ENGINE !== 'sqlite')('a SQLite file damaged while serving', () =
     expect(refused.status).toBe(503);
     expect(refused.body.error).toBe('store_damaged');
     expect(await healthOf()).toMatchObject({ status: 'degraded', code: 'store_damaged' });
+    // /metrics tells it: the read and the change refused, the store not healthy
+    const metrics = await scrape(server.url);
+    expect(metrics.value('pinvoice_store_errors_total', { engine: 'sqlite', code: 'store_damaged' })).toBeGreaterThanOrEqual(2);
+    expect(metrics.value('pinvoice_store_healthy', { engine: 'sqlite' })).toBe(0);
     await server.close();
     server = undefined;
     expect(sha256(path)).toBe(damaged);
@@ -201,6 +206,8 @@ describe.skipIf(ENGINE !== 'postgres')('a PostgreSQL connection lost with the CO
         const lost = await create(key);
         expect(cutter.cuts()).toBe(1);
         expect(lost.status).toBe(503);
+        // /metrics counted the transaction the cut failed (its reads, made before, did not fail)
+        expect((await scrape(server.url)).value('pinvoice_store_errors_total', { engine: 'postgres', code: 'store_unavailable' })).toBeGreaterThanOrEqual(1);
         expect(lost.headers.get('retry-after')).toBe('1');
         expect(lost.body).toEqual({
           error: 'store_unavailable',

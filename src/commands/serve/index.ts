@@ -46,6 +46,9 @@ const serveCommand = () =>
     .addOption(new Option('--postback-attempts <n>', 'attempts per postback event, the first included (4 = one try and 3 retries)').default(POSTBACK_DEFAULTS.attempts).argParser(wholeNumber(1, 100, 'attempts')))
     .addOption(new Option('--postback-base-delay <ms>', 'wait before the first retry; each next one waits about twice as long (with jitter)').default(POSTBACK_DEFAULTS.baseDelayMs).argParser(wholeNumber(1, 3_600_000, 'milliseconds')))
     .addOption(new Option('--postback-timeout <ms>', 'cut off a receiver that has not answered by then').default(POSTBACK_DEFAULTS.timeoutMs).argParser(wholeNumber(1, 600_000, 'milliseconds')))
+    .addOption(new Option('--metrics <state>', 'GET /metrics in Prometheus’ text format (requests, store, caches, journal, postbacks): "on" answers it to clients on this machine only, unless it has a token of its own (--metrics-token-file); "off" answers 404 and counts nothing').choices(['on', 'off'] as const).default('on'))
+    .option('--metrics-token-file <path>', 'a file holding the token /metrics asks for as Authorization: Bearer (at least 16 printable characters; also PINVOICE_METRICS_TOKEN): any address may then scrape it with that token, and none without; never a company’s API token')
+    .addOption(new Option('--log-format <format>', 'what serve writes on stderr: "text", lines for a person; "json", one JSON object a line: each request answered (id, operation, route, status, duration, company; never a token, card or body) and every message').choices(['text', 'json'] as const).default('text'))
     .addHelpText('after', examples(
       'pinvoice serve',
       'pinvoice serve --port 0 --db :memory: --token "$CI_TOKEN"',
@@ -59,6 +62,7 @@ const serveCommand = () =>
       'pinvoice serve --journal 100000            # keep more requests for pinvoice logs (0: none)',
       'pinvoice serve --tls --public-host localhost:8443 --port 8443   # pix locations as a bank fetches them',
       'pinvoice serve --host 0.0.0.0 --allowed-host pinvoice   # a Compose service: its pages at http://pinvoice:4010',
+      'pinvoice serve --host 0.0.0.0 --metrics-token-file /run/secrets/metrics --log-format json   # watched by Prometheus and a log collector',
     ));
 export type ServeFlags = FlagsOf<typeof serveCommand>;
 

@@ -1,7 +1,7 @@
 // `pinvoice serve`: the local server on its database, until SIGINT or SIGTERM. One stdout line,
 // `listening on <url>`, printed once the port is bound; everything else is a message on stderr.
 import { CLOCK_LATEST, MAX_PIX_EXPIRY_SECONDS, withinClockBound } from '../../api/clock-bound.js';
-import { createOutput, type Output } from '../../cli/output.js';
+import { createOutput } from '../../cli/output.js';
 import { CliError, EXIT, usageError } from '../../cli/errors.js';
 import { dataDir, defaultDbPath } from '../../cli/paths.js';
 import { keyFolderFor } from '../../server/pix-location/host.js';
@@ -12,7 +12,8 @@ import { checkWritablePath } from '../../base/env-file.js';
 import { allowedHostEntry } from '../../base/host-port.js';
 import { frozenClock } from '../../server/seeded.js';
 import { FixturesError } from '../../server/fixtures.js';
-import { KeyFolderError, ListenError, SeedError, startServer, type RunningServer } from '../../server/serve.js';
+import { KeyFolderError, ListenError, MetricsTokenError, SeedError, startServer, type RunningServer } from '../../server/serve.js';
+import type { MetricsAccess } from '../../server/metrics/access.js';
 import { DatabaseOpenError } from '../../server/store/port.js';
 import { packageVersion } from '../../version.js';
 import type { ServeFlags } from './index.js';
@@ -21,6 +22,7 @@ import { invocation } from '../../cli/invocation.js';
 import { loginLine } from './login-line.js';
 import { registerServer } from './registry.js';
 import { checkEnvToken, FLAG as WRITE_ENV, writeServerEnv } from './write-env.js';
+import { metricsAccess, telling, tokenSource, type Telling } from './watching.js';
 
 /** `--allowed-host`: each a name or address without a port, or a .domain (src/base/host-port.ts). */
 function allowedHosts(given: string[] | undefined): string[] {
@@ -44,13 +46,20 @@ function checkClockFlags(flags: ServeFlags): void {
   if (flags.pixExpiry > MAX_PIX_EXPIRY_SECONDS) throw usageError(`--pix-expiry must be at most ${MAX_PIX_EXPIRY_SECONDS} seconds (ten years), not ${flags.pixExpiry}`);
 }
 
-/** The company and token a first start created: shown this once, with the command that stores the token. */
-function announceSeed(out: Output, server: RunningServer, db: string): void {
+/**
+ * The company and token a first start created: shown this once, with the command that stores the
+ * token. A JSON log is kept, so the token (and the sign-in link) are never written to it: it says how to get one.
+ */
+function announceSeed(tell: Telling, server: RunningServer, db: string): void {
   if (!server.seeded) return;
   const { token, fantasyName } = server.seeded;
   const cnpj = formatCnpj(server.seeded.cnpj);
   const where = db === ':memory:' ? 'an in-memory database' : db;
-  out.message(
+  if (tell.json) {
+    const add = db === ':memory:' ? '' : `, or add another with \`${invocation()} serve token add\``;
+    return tell.say(`Created the sandbox company "${fantasyName}" (CNPJ ${cnpj}) in ${where}; its token is not written to a JSON log: fix it with --token (or PINVOICE_SERVE_TOKEN) or have it written with --write-env FILE${add}`);
+  }
+  tell.say(
     `Created the sandbox company "${fantasyName}" (CNPJ ${cnpj}) in ${where}.\n` +
       `Its access token, shown this once:\n\n  ${token}\n\n` +
       `Store it in a CLI profile with:\n\n` +
@@ -67,7 +76,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-async function start(flags: ServeFlags, db: string, token: string | undefined, allowed: string[]): Promise<RunningServer> {
+async function start(flags: ServeFlags, db: string, token: string | undefined, allowed: string[], metrics: MetricsAccess | false, tell: Telling): Promise<RunningServer> {
   const fixtures = await readFixturesFlag(flags.fixtures);
   try {
     return await startServer({
@@ -91,27 +100,30 @@ async function start(flags: ServeFlags, db: string, token: string | undefined, a
       tls: flags.tls ?? false,
       publicHost: flags.publicHost,
       allowedHosts: allowed,
+      metrics,
+      ...tell.app,
     });
   } catch (error) {
     if (error instanceof ListenError) throw new CliError(error.message, EXIT.network);
     if (error instanceof DatabaseOpenError || error instanceof KeyFolderError) throw new CliError(error.message, EXIT.unexpected);
     if (error instanceof SeedError) throw usageError(`--seed ${flags.seed}: ${error.message}`);
+    if (error instanceof MetricsTokenError) throw usageError(`${tokenSource(flags)}: ${error.message}`);
     if (error instanceof FixturesError) throw fixturesRefused(flags.fixtures ?? '', error.details);
     throw error;
   }
 }
 
 /** --write-env: the file, before the `listening on` line; a file that cannot be written stops the server. */
-async function writeEnv(out: Output, flags: ServeFlags, server: RunningServer, token: string | undefined): Promise<void> {
+async function writeEnv(tell: Telling, flags: ServeFlags, server: RunningServer, token: string | undefined): Promise<void> {
   if (flags.writeEnv === undefined) return;
   const known = token ?? server.seeded?.token;
   try {
-    await writeServerEnv(flags.writeEnv, server, known, (line) => out.message(line));
+    await writeServerEnv(flags.writeEnv, server, known, (line) => tell.say(line, 'warn'));
   } catch (error) {
     await server.close();
     throw error;
   }
-  if (!known) out.message(`${WRITE_ENV}: PINVOICE_TOKEN left out of ${flags.writeEnv}: this start did not create the company (give --token to have it written)`);
+  if (!known) tell.say(`${WRITE_ENV}: PINVOICE_TOKEN left out of ${flags.writeEnv}: this start did not create the company (give --token to have it written)`);
 }
 
 export async function serve(flags: ServeFlags): Promise<void> {
@@ -126,16 +138,19 @@ export async function serve(flags: ServeFlags): Promise<void> {
   }
   // Listened for before the "listening on" line: a SIGTERM sent as soon as it is read closes cleanly
   // (the bench's start-and-stop met the default action, an exit by the signal, in the moment between).
+  const metrics = await metricsAccess(flags);
+  const tell = await telling(flags, out);
   const stopped = untilSignal();
-  const server = await start(flags, db, token, allowed);
-  await writeEnv(out, flags, server, token);
-  const unregister = registerServer(db, server.url, (line) => out.message(line));
+  const server = await start(flags, db, token, allowed, metrics, tell);
+  await writeEnv(tell, flags, server, token);
+  const unregister = registerServer(db, server.url, (line) => tell.say(line, 'warn'));
   out.data(`listening on ${server.url}`);
-  announceSeed(out, server, db);
-  if (!server.seeded) out.message(`dashboard: ${server.url}/dashboard (sign in with \`${invocation()} dashboard\` or a token)`);
-  if (server.fixtures && flags.fixtures) out.message(fixturesLoadedLine(flags.fixtures, server.fixtures));
+  if (tell.json) tell.say(`listening on ${server.url}`);
+  announceSeed(tell, server, db);
+  if (!server.seeded) tell.say(`dashboard: ${server.url}/dashboard (sign in with \`${invocation()} dashboard\` or a token)`);
+  if (server.fixtures && flags.fixtures) tell.say(fixturesLoadedLine(flags.fixtures, server.fixtures));
   const signal = await stopped;
-  out.message(`${signal}: finishing requests in flight and closing the database`);
+  tell.say(`${signal}: finishing requests in flight and closing the database`);
   try {
     await server.close();
   } finally {

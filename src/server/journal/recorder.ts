@@ -20,6 +20,8 @@ const MAX_BUFFERED = 20_000;
 export interface JournalRecorder {
   /** entries per company kept (0: the journal is off and nothing is recorded) */
   readonly keep: number;
+  /** entries buffered now, not yet written (serve's /metrics; a recorder of the proxy's may not tell) */
+  readonly queued?: number;
   /** buffers an entry; `soon` (a change): write it after SOON_MS, not after FLUSH_MS, while a listener waits */
   record(entry: NewJournalEntry, soon?: boolean): void;
   /** writes what is buffered now (and waits for a write under way) */
@@ -106,6 +108,9 @@ export function createRecorder(store: { readonly journal: JournalStore }, keep: 
 
   return {
     keep,
+    get queued() {
+      return buffer.length;
+    },
     record(entry, soon = false) {
       if (keep <= 0 || closed) return;
       buffer.push(entry);

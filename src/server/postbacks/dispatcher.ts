@@ -14,6 +14,7 @@ import { companyTime } from '../sandbox/company-time.js';
 import { monthOf, type ChaosSettings, type Company, type NewAttempt, type PostbackEvent, type Store } from '../store/port.js';
 import { outgoingEntry } from '../journal/capture.js';
 import type { JournalRecorder } from '../journal/recorder.js';
+import type { PostbackOutcome } from '../metrics/counts.js';
 import { eventBody } from './outbox.js';
 
 export interface DispatcherOptions extends PostbackConfig {
@@ -27,6 +28,8 @@ export interface DispatcherOptions extends PostbackConfig {
   node?: string;
   /** the inspector's journal: every attempt is an `out` entry */
   journal?: JournalRecorder | undefined;
+  /** hears what became of each attempt (serve's /metrics) */
+  counted?: (outcome: PostbackOutcome) => void;
 }
 
 /** The headers of a postback the journal keeps; the signatures' values never. */
@@ -135,6 +138,7 @@ export function createDispatcher(options: DispatcherOptions) {
     const result = await postJson(event.url, body, headers, timeoutMs, abort.signal, pools);
     if (result.aborted) return undefined;
     const delivered = result.status !== undefined && result.status >= 200 && result.status <= 299;
+    options.counted?.(delivered ? 'delivered' : result.status === undefined ? 'failed' : 'refused');
     const attempt: NewAttempt = {
       event_id: event.id, url: event.url, started_at: companyTime(company, started.toISOString()), duration_ms: Math.round(performance.now() - t0),
       status_code: result.status ?? null, error: result.error ?? (delivered ? null : `HTTP ${result.status}: not a 2xx answer`),
@@ -181,6 +185,7 @@ export function createDispatcher(options: DispatcherOptions) {
         error: `dropped by sandbox chaos (drop_first ${chaos.drop_first}): not sent`, response_excerpt: null, injected: [...injected, `drop_first=${chaos.drop_first}`],
       };
       journalAttempt(company, event, dropped, undefined, Date.now(), clock().getTime());
+      options.counted?.('dropped');
       return settle(company, event, [dropped], false);
     }
     const aggregate = await store.invoices.aggregate(company.id, String(event.invoice_id), monthOf(companyTime(company, clock().toISOString())));

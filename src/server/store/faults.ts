@@ -1,6 +1,7 @@
 // When the store itself fails (the database unreachable, a full disk, a damaged file): one typed error,
 // StoreFault, that each engine makes of its own errors and the app answers at one place (503 or 507,
 // never a stack trace); and the store's health, which a fault changes and the store's recovery restores.
+import type { Store, Writes } from './port.js';
 
 /** What is wrong with the store, as the API's error code says it. */
 export type FaultCode =
@@ -22,6 +23,31 @@ export class StoreFault extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * What a store counts of its own work as it goes, for serve's /metrics (read when scraped, never
+ * reset): plain numbers on the store, so that each store of a process (tests open several) has its own.
+ */
+export interface StoreCounts {
+  /** PostgreSQL: statements sent to the database; SQLite: transactions and reads at the repositories */
+  trips: number;
+  /** the store's calls (reads, transactions) that failed with a StoreFault, by its code: also those refused at once (a database away) */
+  faults: Record<FaultCode, number>;
+}
+
+export const createStoreCounts = (): StoreCounts => ({ trips: 0, faults: { store_unavailable: 0, insufficient_storage: 0, store_checking: 0, store_damaged: 0 } });
+
+/** Counts the error when it is a StoreFault; answers it unchanged. */
+export function countFault(counts: StoreCounts, error: unknown): unknown {
+  if (error instanceof StoreFault) counts.faults[error.code]++;
+  return error;
+}
+
+/** The store, each transaction that fails with a StoreFault counted in its counts (its reads are counted where they are guarded). */
+export function countingTransactionFaults<S extends { transaction: Store['transaction']; readonly counts: StoreCounts }>(store: S): S {
+  const run = store.transaction.bind(store);
+  return Object.assign(store, { transaction: <T>(fn: (tx: Writes) => Promise<T>) => run(fn).catch((error: unknown) => Promise.reject(countFault(store.counts, error))) });
 }
 
 export type StoreHealth =
@@ -91,14 +117,17 @@ export function healthLine(health: StoreHealth, before: StoreHealth): string {
 
 /**
  * Wraps each method of each repository so that an engine error becomes the StoreFault it means
- * (`translate` answers other errors unchanged).
+ * (`translate` answers other errors unchanged); each call and each fault is counted in `counts`.
  */
-export function guardRepos<T extends object>(repos: T, translate: (error: unknown) => unknown): T {
+export function guardRepos<T extends object>(repos: T, translate: (error: unknown) => unknown, counts: StoreCounts = createStoreCounts()): T {
   const guarded: Record<string, unknown> = {};
   for (const [name, repo] of Object.entries(repos)) {
     const methods: Record<string, unknown> = {};
     for (const [method, fn] of Object.entries(repo as Record<string, (...args: unknown[]) => Promise<unknown>>)) {
-      methods[method] = (...args: unknown[]) => fn(...args).catch((error: unknown) => Promise.reject(translate(error)));
+      methods[method] = (...args: unknown[]) => {
+        counts.trips++;
+        return fn(...args).catch((error: unknown) => Promise.reject(countFault(counts, translate(error))));
+      };
     }
     guarded[name] = methods;
   }

@@ -15,7 +15,7 @@ import type { PixLocationFault } from '../../api/sandbox.js';
 import type { Direction } from '../../api/journal.js';
 import type { FeeSchedule } from '../../domain/fees.js';
 import type { Method, Status } from '../../domain/status.js';
-import type { StoreHealth } from './faults.js';
+import type { StoreCounts, StoreHealth } from './faults.js';
 
 export type FeeSchedules = Record<Method, FeeSchedule>;
 
@@ -332,6 +332,8 @@ export interface EventReads {
   attempts(eventId: number): Promise<DeliveryAttempt[]>;
   /** when the next unclaimed pending event is due, or null when none is */
   nextDueAt(now: string): Promise<string | null>;
+  /** how many pending events are due at `now` (the postbacks' backlog: claimed ones, in flight, included) */
+  dueCount(now: string): Promise<number>;
 }
 
 /**
@@ -408,6 +410,8 @@ export interface JournalReads {
   state(companyId: number): Promise<JournalState>;
   /** the newest entry's id of the company (0: none) */
   last(companyId: number): Promise<number>;
+  /** entries dropped from every company's window (JournalState.dropped, summed) */
+  dropped(): Promise<number>;
 }
 
 /**
@@ -609,6 +613,8 @@ export interface Store extends Reads {
   readonly signIns: SignInStore;
   /** ok, or what is wrong with the database now: unreachable, full, damaged, being checked (faults.ts) */
   health(): StoreHealth;
+  /** its round trips and the faults they met, counted as they go (serve's /metrics reads them) */
+  readonly counts: StoreCounts;
   /** Calls listener when the health changes (the one before it second); returns the unsubscribe. */
   onHealthChange(listener: (health: StoreHealth, before: StoreHealth) => void): () => void;
   close(): Promise<void>;

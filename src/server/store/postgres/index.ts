@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createHealthTracker, StoreFault } from '../faults.js';
+import { countFault, countingTransactionFaults, createHealthTracker, createStoreCounts, StoreFault } from '../faults.js';
+import { countStatements } from './counted.js';
 import { DatabaseOpenError, type Reads, type Store, type Writes } from '../port.js';
 import { isConnectionLoss, maskedUrl, pgFault } from './faults.js';
 import { createPgKeyVault } from './key-vault.js';
@@ -153,10 +154,12 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
   // process (an 'error' event nobody listens to does); the pool's own covers idle ones.
   pool.on('connect', (client) => client.on('error', fail));
   pool.on('error', fail);
+  const counts = createStoreCounts();
+  pool.on('connect', (client) => countStatements(client, counts));
   const guarded: Queryable = {
     query: ((config: pg.QueryConfig) => {
-      if (away) return Promise.reject(away);
-      return pool.query(config).then(undefined, (error: unknown) => Promise.reject(fail(error)));
+      if (away) return Promise.reject(countFault(counts, away));
+      return pool.query(config).then(undefined, (error: unknown) => Promise.reject(countFault(counts, fail(error))));
     }) as Queryable['query'],
   };
   const reads: Reads = createPgRepos(guarded);
@@ -274,7 +277,8 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     relistenTimer.unref();
   }
 
-  return {
+  // (a transaction's faults are counted around it: gate, connection and statements alike)
+  return countingTransactionFaults<PostgresStore>({
     engine: 'postgres',
     location: url,
     hearsOtherProcesses: true,
@@ -333,6 +337,7 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
       },
       heard: () => hearing && !away,
     },
+    counts,
     onChargesChanged(fn) {
       changeListeners.add(fn);
       return () => void changeListeners.delete(fn);
@@ -354,5 +359,5 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
       client?.release();
       await pool.end();
     },
-  };
+  });
 }

@@ -86,6 +86,10 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
       const [row] = await rows('SELECT MAX(id) AS id FROM journal_entries WHERE company_id = $1', [companyId]);
       return row?.id === null || row?.id === undefined ? 0 : Number(row.id);
     },
+    async dropped() {
+      const [row] = await rows('SELECT COALESCE(SUM(dropped), 0) AS n FROM journal_state', []);
+      return Number(row?.n ?? 0);
+    },
   };
   return {
     ...reads,

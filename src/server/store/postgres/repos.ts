@@ -277,6 +277,9 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
           (SELECT MIN(GREATEST(e.lease_until, e.next_attempt_at)) FROM events e WHERE ${QUEUE_HEAD} AND e.lease_until IS NOT NULL)) AS at`);
         return (row?.at as string | null) ?? null;
       },
+      async dueCount(now) {
+        return Number((await one("SELECT COUNT(*) AS n FROM events WHERE state = 'pending' AND next_attempt_at <= $1", [now]))?.n ?? 0);
+      },
       async insert(event) {
         const snapshot = event.snapshot && encodeSnapshot(event.snapshot, event.created_at);
         await exec(`INSERT INTO events (public_id, company_id, invoice_id, type, url, body, snapshot, created_at, state, next_attempt_at)

@@ -7,7 +7,7 @@
 // damaged file turns the store read-only: its writer connection is closed while the reader is open,
 // so that nothing (not even the closing checkpoint) writes to the file again.
 import type { Reads, Store, Writes } from '../port.js';
-import { createHealthTracker, guardRepos, StoreFault } from '../faults.js';
+import { countingTransactionFaults, createHealthTracker, createStoreCounts, guardRepos, StoreFault } from '../faults.js';
 import { checkInWorker, type BackgroundCheck } from './check.js';
 import { MEMORY, openDatabase, openReader, type Db, type OpenOptions } from './database.js';
 import { damagedFault, sqliteFault } from './faults.js';
@@ -203,7 +203,10 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     },
   });
   // A read on the writer connection must not see a transaction's uncommitted work: it waits for its turn.
-  const reads: Reads = guardRepos(reader ? createRepos(reader) : queuedReads(writes, (run) => enqueue(run, false)), fail);
+  // Counted here, at the repositories (a round trip of SQLite is a call into the library): each read
+  // and each transaction (those that share a commit counted one each), and the faults they met.
+  const counts = createStoreCounts();
+  const reads: Reads = guardRepos(reader ? createRepos(reader) : queuedReads(writes, (run) => enqueue(run, false)), fail, counts);
   const journal = reader ? fileJournal(path) : memoryJournal(db, enqueue);
   if (unchecked) checkLater();
 
@@ -249,7 +252,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     return true;
   };
 
-  return {
+  return countingTransactionFaults<SqliteStore>({
     engine: 'sqlite',
     location: path,
     hearsOtherProcesses: false,
@@ -259,10 +262,13 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     journal,
     signIns: createSignIns(db, reader, enqueue, fail),
     // clearing the charges empties the journal too (its ids go on: a cursor stays one)
-    transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => enqueue((tx) => fn({ ...tx, clearCharges: async () => {
-      await tx.clearCharges();
-      await journal.clearAll();
-    } })),
+    transaction: <T>(fn: (tx: Writes) => Promise<T>): Promise<T> => {
+      counts.trips++;
+      return enqueue((tx) => fn({ ...tx, clearCharges: async () => {
+        await tx.clearCharges();
+        await journal.clearAll();
+      } }));
+    },
     onEventsRecorded(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -273,6 +279,7 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
     },
     health: () => health.get(),
     onHealthChange: (listener) => health.onChange(listener),
+    counts,
     async close() {
       const check = checking;
       checking = undefined;
@@ -284,5 +291,5 @@ export function openSqliteStore(path: string = MEMORY, options: OpenOptions = {}
       reader?.close();
       if (db.open) db.close();
     },
-  };
+  });
 }

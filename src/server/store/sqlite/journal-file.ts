@@ -55,6 +55,7 @@ export function memoryJournal(db: Db, enqueue: <T>(run: (tx: Writes) => Promise<
     get: (...args) => enqueue(() => reads.get(...args), false),
     state: (...args) => enqueue(() => reads.state(...args), false),
     last: (...args) => enqueue(() => reads.last(...args), false),
+    dropped: () => enqueue(() => reads.dropped(), false),
     append: (entries, keep, lost) => {
       const { rows, bodies } = share(entries);
       return enqueue(async () => writes.append(rows, bodies, keep, lost));
@@ -102,7 +103,7 @@ export function journalAt(file: string): SqliteJournal {
   const { db: reader, notice } = openOrSetAside(file);
   const reads = createJournalReads(reader);
   const guard = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => (...args: A) => fn(...args).catch((error: unknown) => Promise.reject(journalFault(error, file)));
-  const readDoor = { list: guard(reads.list), get: guard(reads.get), state: guard(reads.state), last: guard(reads.last) };
+  const readDoor = { list: guard(reads.list), get: guard(reads.get), state: guard(reads.state), last: guard(reads.last), dropped: guard(reads.dropped) };
   const share = bodySharing();
 
   if (!existsSync(fileURLToPath(WORKER))) {

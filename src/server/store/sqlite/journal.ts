@@ -291,6 +291,7 @@ export function createJournalReads(db: Db): JournalReads {
     JOIN journal_batches b ON b.company_id = i.company_id AND b.last_id = i.last_id WHERE i.company_id = ? AND i.invoice_id = ? AND i.last_id > ? ORDER BY i.last_id`);
   const holding = db.prepare<[number, number], BatchRow>('SELECT last_id, first_id, entries, bodies FROM journal_batches WHERE company_id = ? AND last_id >= ? ORDER BY last_id LIMIT 1');
   const last = db.prepare<[number], { id: number | null }>('SELECT MAX(last_id) AS id FROM journal_batches WHERE company_id = ?');
+  const dropped = db.prepare<[], { n: number | null }>('SELECT SUM(dropped) AS n FROM journal_state');
   const body = db.prepare<[string], { body: Buffer }>('SELECT body FROM journal_bodies WHERE ref = ?');
 
   /** The entries of one read, their shared answers read once each. */
@@ -348,6 +349,9 @@ export function createJournalReads(db: Db): JournalReads {
     },
     async last(companyId) {
       return last.get(companyId)?.id ?? 0;
+    },
+    async dropped() {
+      return dropped.get()?.n ?? 0;
     },
   };
 }

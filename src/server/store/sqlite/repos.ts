@@ -128,6 +128,7 @@ export function createRepos(db: Db): Writes {
       UNION ALL
       SELECT MAX(e.lease_until, e.next_attempt_at) AS at FROM events e WHERE ${QUEUE_HEAD} AND e.lease_until IS NOT NULL
     )`);
+  const dueCount = q<[string], { n: number }>("SELECT COUNT(*) AS n FROM events WHERE state = 'pending' AND next_attempt_at <= ?");
   const insertAttempt = q(`
     INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt, injected)
     VALUES (@event_id, @url, @started_at, @duration_ms, @status_code, @error, @response_excerpt, @injected)`);
@@ -320,6 +321,9 @@ export function createRepos(db: Db): Writes {
       },
       async nextDueAt() {
         return nextDue.get()?.at ?? null;
+      },
+      async dueCount(now) {
+        return dueCount.get(now)?.n ?? 0;
       },
       async insert(event: NewEvent) {
         const snapshot = event.snapshot && encodeSnapshot(event.snapshot, event.created_at);
