@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/server/store/sqlite/migrations.js';
 import { CARDS, cardCharge, create, sandbox } from '../support/charges.js';
-import type { PostgresStore, SqliteStore } from '../../src/server/store/index.js';
+import type { SqliteStore } from '../../src/server/store/index.js';
+import type { PostgresStore } from '../../src/server/store/postgres/index.js';
 import { PG_MIGRATIONS } from '../../src/server/store/postgres/migrations.js';
 import { ENGINE, request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
