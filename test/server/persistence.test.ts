@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/server/store/sqlite/migrations.js';
 import { CARDS, cardCharge, create, sandbox } from '../support/charges.js';
 import type { SqliteStore } from '../../src/server/store/index.js';
+import type { PostgresStore } from '../../src/server/store/postgres/index.js';
+import { PG_MIGRATIONS } from '../../src/server/store/postgres/migrations.js';
 import { ENGINE, request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pinvoice-persist-'));
@@ -166,6 +168,43 @@ describe('persistence', () => {
       expect(replay.body.data.qr_code_pix).toBeNull();
     } finally {
       await second.close();
+    }
+  });
+
+  it.skipIf(ENGINE !== 'postgres')('migration 14 drops the foreign keys to the rows every charge shares, keeps a charge\'s own, and runs again unharmed', async () => {
+    const db = join(dir, 'migrate-14.db');
+    const first = await startTestServer({ db });
+    const pix = await create(first, validPix());
+    const pool = () => (first.store as PostgresStore).pool;
+    const keys = async (store: PostgresStore) => (await store.pool.query<{ key: string }>(
+      "SELECT conname AS key FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text IN ('invoices', 'customers', 'timeline', 'events', 'financial_movements', 'idempotency_keys') ORDER BY 1",
+    )).rows.map((row) => row.key);
+    const own = ['events_invoice_id_fkey', 'financial_movements_invoice_id_fkey', 'timeline_invoice_id_fkey'];
+    expect(await keys(first.store as PostgresStore)).toEqual(own);
+    // back to schema 12, the keys as migration 1 made them
+    await pool().query(`
+      ALTER TABLE invoices ADD CONSTRAINT invoices_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+      ALTER TABLE invoices ADD CONSTRAINT invoices_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customers(id);
+      ALTER TABLE customers ADD CONSTRAINT customers_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+      ALTER TABLE timeline ADD CONSTRAINT timeline_token_id_fkey FOREIGN KEY (token_id) REFERENCES api_tokens(id);
+      ALTER TABLE events ADD CONSTRAINT events_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+      ALTER TABLE financial_movements ADD CONSTRAINT financial_movements_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+      ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id);
+      UPDATE pinvoice_schema SET version = 12;`);
+    expect(await keys(first.store as PostgresStore)).toHaveLength(own.length + 7);
+    await first.close();
+    for (const round of ['the keys there', 'the keys already gone']) {
+      const again = await startTestServer({ db, token: first.token });
+      try {
+        expect(await keys(again.store as PostgresStore), round).toEqual(own);
+        expect((await (again.store as PostgresStore).pool.query('SELECT version FROM pinvoice_schema')).rows[0]?.version).toBe(PG_MIGRATIONS.length);
+        // (the payer's time moves with each of its charges: the record is the same but for it)
+        expect((await request(again, 'GET', `/api/v2/invoices/${pix.secureId}`)).body).toMatchObject({ id: pix.id, secureId: pix.secureId, status: pix.status, amount: pix.amount });
+        expect((await create(again, validPix())).id).toBeGreaterThan(pix.id);
+        await (again.store as PostgresStore).pool.query('UPDATE pinvoice_schema SET version = 12');
+      } finally {
+        await again.close();
+      }
     }
   });
 

@@ -149,6 +149,17 @@ describe.skipIf(ENGINE !== 'sqlite')('a SQLite file damaged while serving', () =
   });
 });
 
+/** Whether a chunk the client sent holds a simple-protocol query ('Q') whose text has a COMMIT (among the pipelined messages before it). */
+function holdsCommit(chunk: Buffer): boolean {
+  for (let at = 0; at + 5 <= chunk.length; ) {
+    const length = chunk.readInt32BE(at + 1);
+    if (length < 4) return false;
+    if (chunk[at] === 0x51 && chunk.subarray(at, at + 1 + length).includes('COMMIT')) return true;
+    at += 1 + length;
+  }
+  return false;
+}
+
 /**
  * A TCP proxy in front of PostgreSQL that, when armed, cuts the first connection that sends a COMMIT:
  * after passing it on (applied, the answer lost) or instead of passing it on (never applied).
@@ -163,7 +174,7 @@ async function commitCutter(target: URL) {
     upstream.pipe(client);
     client.on('data', (chunk: Buffer) => {
       // a simple-protocol query ('Q') whose text holds the COMMIT the store sends with its last statements
-      const commit = armed && chunk[0] === 0x51 && chunk.includes('COMMIT');
+      const commit = armed && holdsCommit(chunk);
       if (!commit) return void upstream.write(chunk);
       const mode = armed;
       armed = undefined;

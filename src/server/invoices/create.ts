@@ -40,9 +40,9 @@ export async function createInvoice(ctx: ServerContext, tx: Writes, company: Com
   const at = now.toISOString();
   const fee = computeFee(request.total_price_cents, company.fees[request.method]);
   const payer = { ...request.payer, cpf_cnpj: normalizeDocument(request.payer.cpf_cnpj) };
-  const id = await tx.invoices.allocateId();
+  // asked together: on PostgreSQL one round trip
+  const [id, customer] = await Promise.all([tx.invoices.allocateId(), tx.invoices.upsertCustomer(company.id, payer.cpf_cnpj, at)]);
   const data = methodData(ctx, company, request, id, now);
-  const customer = await tx.invoices.upsertCustomer(company.id, payer.cpf_cnpj, at);
   const row: Invoice = {
     id,
     company_id: company.id,

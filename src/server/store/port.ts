@@ -479,6 +479,13 @@ export interface Reads {
   idempotency: IdempotencyReads;
 }
 
+/**
+ * A transaction's repositories. A call makes its statements when it is called, before its first
+ * wait: a caller may make several calls and await them together (Promise.all), and they run in the
+ * order they were called (on PostgreSQL they then share one round trip: postgres/pipeline.ts). A
+ * call whose later statements depend on an earlier one's answer (a customer found or inserted) is
+ * made alone, or beside calls whose order against them does not matter.
+ */
 export interface Writes {
   /**
    * Makes transactions that take the same named lock run one after another from here to their end

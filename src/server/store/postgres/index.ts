@@ -18,6 +18,7 @@ import { PG_MIGRATIONS } from './migrations.js';
 import { changeListeners as changeListenersOf, decodeChanged, encodeChanged, gatherChanges, watchChanges, type Changed } from '../changes.js';
 import { watchEvents } from '../watch-events.js';
 import { createPgJournal, type RawTransaction } from './journal.js';
+import { pipelined } from './pipeline.js';
 import { createPgRepos, type Queryable } from './repos.js';
 import { createPgSignIns } from './sign-ins.js';
 
@@ -109,7 +110,9 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     if (error instanceof DatabaseOpenError) throw error;
     throw new DatabaseOpenError(`cannot open database ${where}: ${(error as Error).message}`);
   }
-  const pool = new pg.Pool({ connectionString: url, types, max: 10, connectionTimeoutMillis: RUNTIME_CONNECT_MS, query_timeout: QUERY_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({ connectionString: url, types, max: 10, connectionTimeoutMillis: RUNTIME_CONNECT_MS, query_timeout: QUERY_TIMEOUT_MS, keepAlive: true,
+    // a transaction's statements go out without waiting for the answers before them (postgres/pipeline.ts)
+    pipeline: true });
   const health = createHealthTracker();
   let closed = false;
   /** set while the database is away: every call fails at once with it, until a probe gets an answer */
@@ -296,10 +299,11 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
       let broken = false;
       const last: string[] = [];
       const gathered = gatherChanges();
-      const tx = watchChanges(watchEvents(createPgRepos(client, last), () => (recorded = true), () => (changed = true)), gathered);
+      const pipeline = pipelined(client);
+      const tx = watchChanges(watchEvents(createPgRepos(pipeline, { beforeCommit: last, send: pipeline.send }), () => (recorded = true), () => (changed = true)), gathered);
       let what: Changed | undefined;
       try {
-        await client.query('BEGIN');
+        pipeline.send('BEGIN');
         const result = await fn(tx);
         // the statements kept for the end, the NOTIFY and the COMMIT: one round trip (simple protocol)
         if (recorded) last.push(`NOTIFY ${CHANNEL}`);
@@ -308,7 +312,9 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
         if (what) last.push(`NOTIFY ${CHANGES}, '${encodeChanged(what)}'`);
         last.push('COMMIT');
         committing = true;
-        await client.query(last.join('; '));
+        await pipeline.query(last.join('; '));
+        // a write sent without waiting that failed made that COMMIT a rollback: its error is the transaction's
+        await pipeline.settled();
         if (what) changes.tell(what);
         if (!away) health.committed();
         if (changed) changeListeners.forEach((listener) => listener());

@@ -11,6 +11,7 @@ import {
 } from '../rows.js';
 import { CHARGE_TABLES, JOURNAL_TABLES, RESET_COMPANIES, RESET_JOURNAL } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
+import type { Pipelined } from './pipeline.js';
 import { AGGREGATE_BY_ID, AGGREGATE_BY_SECURE_ID, pageStatement, toAggregate } from './charges.js';
 import {
   TokenNameTaken,
@@ -42,17 +43,29 @@ function idLiteral(id: unknown): string {
   return String(id);
 }
 
-/**
- * The repositories over the pool (reads) or a transaction's client. `beforeCommit`, given for a
- * transaction, collects statements (SQL text with literals of ours only) that its engine sends with
- * the COMMIT, in one round trip: updates of rows that many transactions share, so that each holds
- * their lock while the database runs them and commits, not while the server goes back and forth.
- */
-export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
+/** What a transaction gives its repositories beside its connection. */
+export interface TransactionTail {
+  /**
+   * Statements (SQL text with literals of ours only) that the engine sends with the COMMIT, in one
+   * round trip: updates of rows that many transactions share, so that each holds their lock while
+   * the database runs them and commits, not while the server goes back and forth.
+   */
+  beforeCommit: string[];
+  /** sends a write whose answer is not read, without waiting for it (postgres/pipeline.ts) */
+  send: Pipelined['send'];
+}
+
+/** The repositories over the pool (reads) or a transaction's client (`tail` given). */
+export function createPgRepos(db: Queryable, tail?: TransactionTail): Writes {
   const rows = async (sql: string, params: unknown[] = []): Promise<Row[]> => (await db.query(prepared(sql, params))).rows as Row[];
   const one = async (sql: string, params: unknown[] = []): Promise<Row | undefined> => (await rows(sql, params))[0];
   const count = async (sql: string, params: unknown[] = []): Promise<number> => (await db.query(prepared(sql, params))).rowCount ?? 0;
   const exec = (sql: string, params: unknown[] = []) => db.query(prepared(sql, params));
+  /** a write whose answer is not read: in a transaction, sent without waiting; its failure fails what comes after */
+  const write = async (sql: string, params: unknown[] = []): Promise<void> => {
+    if (tail) tail.send(prepared(sql, params));
+    else await exec(sql, params);
+  };
 
   const totalsOf = async (companyId: number, month: string): Promise<CompanyTotals> =>
     ((await one(`SELECT t.balance_pix, t.balance_card, t.balance_bank_slip, t.paid_total,
@@ -118,7 +131,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
           p.address_postal_code, p.address_province, p.address_state, p.bank_account, p.bank_agency, p.bank_digit, p.bank_name,
           p.bank_type, JSON.stringify(fees), webhookSecret, now]);
         const id = row?.id as number;
-        await exec('INSERT INTO company_totals (company_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+        await write('INSERT INTO company_totals (company_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
         return id;
       },
       async addToken(companyId, token, now, options = {}) {
@@ -136,17 +149,17 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       },
       async revokeToken(companyId, id, now) {
         const revoked = (await count('UPDATE api_tokens SET revoked_at = $1 WHERE company_id = $2 AND id = $3 AND revoked_at IS NULL', [now, companyId, id])) === 1;
-        if (revoked) await exec('UPDATE companies SET signing_token_id = NULL, signing_token = NULL WHERE id = $1 AND signing_token_id = $2', [companyId, id]);
+        if (revoked) await write('UPDATE companies SET signing_token_id = NULL, signing_token = NULL WHERE id = $1 AND signing_token_id = $2', [companyId, id]);
         return revoked;
       },
       async setClock(companyId, offsetMs) {
-        await exec('UPDATE companies SET clock_offset_ms = $1 WHERE id = $2', [offsetMs, companyId]);
+        await write('UPDATE companies SET clock_offset_ms = $1 WHERE id = $2', [offsetMs, companyId]);
       },
       async setChaos(companyId, chaos) {
-        await exec('UPDATE companies SET chaos = $1 WHERE id = $2', [textOrNull(chaos), companyId]);
+        await write('UPDATE companies SET chaos = $1 WHERE id = $2', [textOrNull(chaos), companyId]);
       },
       async setSigningToken(companyId, signing) {
-        await exec('UPDATE companies SET signing_token_id = $1, signing_token = $2 WHERE id = $3', [signing?.tokenId ?? null, signing?.token ?? null, companyId]);
+        await write('UPDATE companies SET signing_token_id = $1, signing_token = $2 WHERE id = $3', [signing?.tokenId ?? null, signing?.token ?? null, companyId]);
       },
     },
     invoices: {
@@ -187,13 +200,13 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       async allocateId(wanted) {
         if (wanted !== undefined && !(await one('SELECT id FROM invoices WHERE id = $1', [wanted]))) {
           // the sequence moved past it, so that no charge made later is given it again
-          await exec("SELECT setval('invoices_id_seq', GREATEST($1, (SELECT last_value FROM invoices_id_seq)))", [wanted]);
+          await write("SELECT setval('invoices_id_seq', GREATEST($1, (SELECT last_value FROM invoices_id_seq)))", [wanted]);
           return wanted;
         }
         return Number((await one("SELECT nextval('invoices_id_seq') AS id"))?.id);
       },
       async insert(invoice: NewInvoice) {
-        await exec(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+        await write(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
           invoiceValues(invoice));
       },
       async upsertCustomer(companyId, document, now) {
@@ -210,7 +223,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
           if (!found) throw new Error('a customer neither inserted nor found');
         }
         const touch = `UPDATE customers SET updated_at = ${timestampLiteral(now)} WHERE id = ${idLiteral(found.id)} AND updated_at < ${timestampLiteral(now)}`;
-        if (beforeCommit) beforeCommit.push(touch);
+        if (tail) tail.beforeCommit.push(touch);
         else await db.query(touch);
         return { id: found.id as number, created_at: found.created_at as string, updated_at: now };
       },
@@ -227,23 +240,28 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         const added = await count(`UPDATE invoices SET refunded_amount = refunded_amount + $1, updated_at = $2
           WHERE id = $3 AND status = 'paid' AND $1 > 0 AND refunded_amount + $1 <= amount`, [amount, at, invoiceId]);
         if (added !== 1) return false;
-        await exec('INSERT INTO refunds (invoice_id, amount, reason, created_at) VALUES ($1, $2, $3, $4)', [invoiceId, amount, reason, at]);
+        await write('INSERT INTO refunds (invoice_id, amount, reason, created_at) VALUES ($1, $2, $3, $4)', [invoiceId, amount, reason, at]);
         return true;
       },
       async addMovement(movement) {
         const { company_id, invoice_id, type, amount, balance, description, created_at } = movement;
-        const row = await one(`INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, [company_id, invoice_id, type, amount, balance, description, created_at]);
         if (!BALANCE_COLUMNS.includes(balance)) throw new Error(`unknown balance ${balance}`);
-        await exec(`INSERT INTO company_totals (company_id, ${balance}) VALUES ($1, $2)
-          ON CONFLICT (company_id) DO UPDATE SET ${balance} = company_totals.${balance} + excluded.${balance}`, [company_id, amount]);
+        // the balance moves in the same round trip as the insert (sent after it, not waited for)
+        const [row] = await Promise.all([
+          one(`INSERT INTO financial_movements (company_id, invoice_id, type, amount, balance, description, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, [company_id, invoice_id, type, amount, balance, description, created_at]),
+          write(`INSERT INTO company_totals (company_id, ${balance}) VALUES ($1, $2)
+            ON CONFLICT (company_id) DO UPDATE SET ${balance} = company_totals.${balance} + excluded.${balance}`, [company_id, amount]),
+        ]);
         return { id: row?.id as number, type, amount, balance, description, created_at };
       },
       async countPaid(companyId, amount, paidAt) {
-        await exec(`INSERT INTO company_totals (company_id, paid_total) VALUES ($1, $2)
-          ON CONFLICT (company_id) DO UPDATE SET paid_total = company_totals.paid_total + excluded.paid_total`, [companyId, amount]);
-        await exec(`INSERT INTO company_paid_months (company_id, month, total) VALUES ($1, $2, $3)
-          ON CONFLICT (company_id, month) DO UPDATE SET total = company_paid_months.total + excluded.total`, [companyId, paidAt.slice(0, 7), amount]);
+        await Promise.all([
+          write(`INSERT INTO company_totals (company_id, paid_total) VALUES ($1, $2)
+            ON CONFLICT (company_id) DO UPDATE SET paid_total = company_totals.paid_total + excluded.paid_total`, [companyId, amount]),
+          write(`INSERT INTO company_paid_months (company_id, month, total) VALUES ($1, $2, $3)
+            ON CONFLICT (company_id, month) DO UPDATE SET total = company_paid_months.total + excluded.total`, [companyId, paidAt.slice(0, 7), amount]),
+        ]);
       },
       async marks(invoiceId) {
         const row = await one(`SELECT
@@ -282,7 +300,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       },
       async insert(event) {
         const snapshot = event.snapshot && encodeSnapshot(event.snapshot, event.created_at);
-        await exec(`INSERT INTO events (public_id, company_id, invoice_id, type, url, body, snapshot, created_at, state, next_attempt_at)
+        await write(`INSERT INTO events (public_id, company_id, invoice_id, type, url, body, snapshot, created_at, state, next_attempt_at)
           VALUES ($1, $2, $3, $4, $5, '', $6, $7, $8, $9)`,
         [event.public_id, event.company_id, event.invoice_id, event.type, event.url, snapshot, event.created_at, event.state, event.next_attempt_at]);
       },
@@ -296,7 +314,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
       },
       async recordAttempt(attempts, outcome, node) {
         for (const attempt of attempts) {
-          await exec(`INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt, injected)
+          await write(`INSERT INTO delivery_attempts (event_id, url, started_at, duration_ms, status_code, error, response_excerpt, injected)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
           [attempt.event_id, attempt.url, attempt.started_at, attempt.duration_ms, attempt.status_code, attempt.error, attempt.response_excerpt, textOrNull(attempt.injected)]);
         }
@@ -311,19 +329,19 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
           WHERE id = $3 AND state = 'pending' AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $4)`, [node, until, id, now])) === 1;
       },
       async release(id, node) {
-        await exec("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'pending'", [id, node]);
+        await write("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'pending'", [id, node]);
       },
       async shiftDue(companyId, ms, notBefore) {
         // the times are ISO text: shifted as timestamps and written back in the same form
-        await exec(`UPDATE events SET next_attempt_at = GREATEST(
+        await write(`UPDATE events SET next_attempt_at = GREATEST(
             to_char((next_attempt_at::timestamptz - make_interval(secs => $1)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), $2)
           WHERE state = 'pending' AND company_id = $3`, [ms / 1000, notBefore, companyId]);
       },
       async releaseClaims(node) {
-        await exec("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE state = 'pending' AND claimed_by = $1", [node]);
+        await write("UPDATE events SET claimed_by = NULL, lease_until = NULL WHERE state = 'pending' AND claimed_by = $1", [node]);
       },
       async requeue(id, at) {
-        await exec("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2", [at, id]);
+        await write("UPDATE events SET state = 'pending', tries = 0, next_attempt_at = $1, claimed_by = NULL, lease_until = NULL WHERE id = $2", [at, id]);
       },
     },
     idempotency: {
@@ -341,7 +359,7 @@ export function createPgRepos(db: Queryable, beforeCommit?: string[]): Writes {
         return taken.rowCount === 1;
       },
       async answer({ companyId, operation, key }, statusCode, response) {
-        await exec('UPDATE idempotency_keys SET status_code = $4, response = $5 WHERE company_id = $1 AND operation = $2 AND key = $3',
+        await write('UPDATE idempotency_keys SET status_code = $4, response = $5 WHERE company_id = $1 AND operation = $2 AND key = $3',
           [companyId, operation, key, statusCode, JSON.stringify(response)]);
       },
       async purgeBefore(cutoff) {
