@@ -133,6 +133,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   const store = seeded ? withEventIds(options.store, seeded.events) : options.store;
   const config = resolveConfig(options);
   const clock = options.clock ?? (seeded ? frozenClock(SEEDED_START) : () => new Date());
+  // what /metrics tells, counted while it is on (the caches' lookups among it)
   const counts = options.metrics === false ? undefined : createCounts();
   const authenticate = createAuthenticator(store, counts && ((hit) => counts.cacheLookup('token', hit)));
   const ctx: ServerContext = {
@@ -149,7 +150,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   const logged = options.logError ?? ((error: unknown) => console.error(error));
   const logError = (error: unknown) => error instanceof StoreFault || logged(error);
   const logLine = options.logLine ?? ((line: string) => console.error(line));
-  // (counted only while /metrics is on; told only with a request log: otherwise the request path pays one test)
+  // (told only while /metrics is on or with a request log: otherwise the request path pays one test)
   const answered = createAnswered(counts, options.requestLog);
   const journal = createRecorder(store, config.journal, logError, logLine);
   ctx.journal = journal;
