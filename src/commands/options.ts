@@ -28,6 +28,20 @@ export function wholeNumber(min: number, max: number, unit: string) {
   };
 }
 
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+
+/** "64MB", "512k", "1GiB", "1048576" -> bytes (K, M and G are 1024-based, as `ls -h` and `du` count), from min to max. */
+export function byteSize(min: number, max: number) {
+  const words = (n: number) => (n % 1024 ** 2 === 0 ? `${n / 1024 ** 2} MB` : `${n} bytes`);
+  return (value: string): number => {
+    const match = /^(\d{1,13})\s*([a-z]*)$/i.exec(value.trim());
+    const unit = SIZE_UNITS[(match?.[2] ?? '').toLowerCase()];
+    const n = match && unit !== undefined ? Number(match[1]) * unit : Number.NaN;
+    if (!(n >= min && n <= max)) throw new InvalidArgumentError(`must be a size from ${words(min)} to ${words(max)}: a whole number of bytes, or with K, M or G (1024-based), e.g. 64MB`);
+    return n;
+  };
+}
+
 export function days(value: string): number {
   if (!/^\d{1,3}$/.test(value)) throw new InvalidArgumentError('must be a whole number of days from 0 to 999');
   return Number(value);

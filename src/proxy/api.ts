@@ -52,6 +52,7 @@ export function registerProxyApi(app: FastifyInstance, options: ProxyApiOptions)
     store: { journal: options.store },
     reads: { invoices: { find: chargeFinder(options.store) } },
     keepFlag: 'pinvoice proxy --journal-max N',
+    roomFlag: 'pinvoice proxy --journal-max-bytes',
   };
   const streams = createStreams();
   app.addHook('onRequest', async (request) => {

@@ -29,6 +29,7 @@ export function openLocalJournal(file: string): LocalJournal {
     store: { journal: { ...reads, clear: () => Promise.reject(new Error('read-only')) } },
     reads: { invoices: { find: chargeFinder(reads) } },
     keepFlag: 'pinvoice proxy --journal-max N',
+    roomFlag: 'pinvoice proxy --journal-max-bytes',
   };
   const company = { id: PROXY_COMPANY };
   // (no client waits on a file: a list answers at once)

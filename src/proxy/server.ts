@@ -32,6 +32,8 @@ export interface ProxyOptions {
   ownJournalFolder?: boolean;
   /** entries kept (the newest) */
   keep: number;
+  /** the journal's room on disk, its write-ahead log included (the oldest dropped beyond it) */
+  maxBytes?: number;
   allowWrites: boolean;
   maxAmountCents?: number | undefined;
   timeoutMs: number;
@@ -87,7 +89,7 @@ function passthrough(options: ProxyOptions, writer: ProxyWriter) {
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const store = openJournalForWriting(options.journalFile, options.log, options.ownJournalFolder);
   const recording = options.record === undefined ? undefined : openRecording(options.record, options.log);
-  const writer = await createWriter(store, options.keep, options.log, recording);
+  const writer = await createWriter(store, { entries: options.keep, bytes: options.maxBytes }, options.log, recording);
   const token = options.token ?? newToken();
   const { forward, close: closeUpstream } = options.replay ? { forward: createReplayer(options.replay, writer), close: () => undefined } : passthrough(options, writer);
   let server: Server | undefined;

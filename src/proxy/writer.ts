@@ -29,8 +29,8 @@ const failedEntry = (error: unknown): NewJournalEntry => ({
   duration_ms: 0, request_body: null, response_body: null, detail: JSON.stringify({ error: `the entry could not be made: ${(error as Error).message}`, upstream: null, findings: [] }),
 });
 
-export async function createWriter(store: JournalFile, keep: number, log: (line: string) => void, recording?: Recording): Promise<ProxyWriter> {
-  const recorder = createRecorder({ journal: store }, keep, (error) => log(`journal: ${(error as Error).message}`), log);
+export async function createWriter(store: JournalFile, keep: { entries: number; bytes?: number | undefined }, log: (line: string) => void, recording?: Recording): Promise<ProxyWriter> {
+  const recorder = createRecorder({ journal: store }, keep.entries, (error) => log(`journal: ${(error as Error).message}`), log, keep.bytes);
   let next = (await store.last(PROXY_COMPANY)) + 1;
   // (ids given after the newest entry: a clear keeps the count, and an entry lost takes its id)
   const state = await store.state(PROXY_COMPANY);

@@ -152,7 +152,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   const logLine = options.logLine ?? ((line: string) => console.error(line));
   // (told only while /metrics is on or with a request log: otherwise the request path pays one test)
   const answered = createAnswered(counts, options.requestLog);
-  const journal = createRecorder(store, config.journal, logError, logLine);
+  const journal = createRecorder(store, config.journal, logError, logLine, config.journalMaxBytes);
   ctx.journal = journal;
   const streams = createStreams();
   const { limits } = config;

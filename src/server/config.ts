@@ -39,6 +39,11 @@ export interface ServerConfig {
   expiryCheckMs: number;
   /** the inspector's journal: entries kept per company, the oldest dropped first (`serve --journal N`); 0 turns it off */
   journal: number;
+  /**
+   * the journal's room in bytes, its write-ahead log included on SQLite (`serve --journal-max-bytes`):
+   * beyond it, the oldest entries of the company that keeps the most are dropped, counted
+   */
+  journalMaxBytes: number;
   /** how often idempotency keys past their 24 hours are forgotten, in ms; 0 turns the timer off */
   idempotencyPurgeMs: number;
   /** postback delivery, or false for none (events are still recorded) */
@@ -63,6 +68,7 @@ export const SERVER_DEFAULTS: ServerConfig = {
   rateLimit: false,
   expiryCheckMs: 1000,
   journal: 10_000,
+  journalMaxBytes: 64 * 1024 * 1024,
   idempotencyPurgeMs: 3_600_000,
   postbacks: POSTBACK_DEFAULTS,
   limits: DEFAULT_LIMITS,

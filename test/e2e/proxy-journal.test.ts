@@ -65,6 +65,7 @@ describe.runIf(ENGINE === 'sqlite')('pinvoice proxy refuses bad flags before it 
     [['--to', 'https://gateway.example', '--max-amount', '10'], '--allow-writes'],
     [['--to', 'https://gateway.example', '--allow-writes', '--max-amount', '10,5,0'], '--max-amount'],
     [['--to', 'https://gateway.example', '--journal-max', '0'], '--journal-max'],
+    [['--to', 'https://gateway.example', '--journal-max-bytes', '1KB'], '--journal-max-bytes'],
     [[], '--to'],
   ])('%j', (args, named) => {
     const result = run(...args);

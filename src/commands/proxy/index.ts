@@ -2,7 +2,7 @@
 // sandbox) that passes traffic through untouched, journals it redacted, and checks every exchange
 // against the contract. The handler and the proxy's modules load when it runs.
 import { Command, InvalidArgumentError, Option } from '../commander.js';
-import { examples, port, positiveSeconds, wholeNumber, type FlagsOf } from '../options.js';
+import { byteSize, examples, port, positiveSeconds, wholeNumber, type FlagsOf } from '../options.js';
 
 /** `--to`: an http(s) origin, nothing after it (the merchant's code gives the paths). */
 function origin(value: string): URL {
@@ -45,6 +45,7 @@ const proxyCommand = () =>
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free port)').default(4020).argParser(port))
     .option('--journal <file>', 'the journal’s SQLite file (default: proxy/<origin>.journal in the data directory, one per origin)')
     .addOption(new Option('--journal-max <n>', 'exchanges the journal keeps, the oldest dropped first and counted').default(10_000).argParser(wholeNumber(1, 1_000_000, 'entries')))
+    .addOption(new Option('--journal-max-bytes <size>', 'the journal’s room on disk, its write-ahead log included (e.g. 64MB; K, M, G are 1024-based): the oldest exchanges dropped first and counted beyond it').default(64 * 1024 ** 2, '64MB').argParser(byteSize(1024 ** 2, 1024 ** 4)))
     .option('--allow-writes', 'let requests other than GET, HEAD and OPTIONS (charges, refunds) reach the gateway; without it they are refused 403 proxy_write_refused and never sent')
     .option('--max-amount <reais>', 'with --allow-writes: refuse (403 proxy_amount_refused) a charge or a refund above this many reais, e.g. 10 or 10,00')
     .addOption(new Option('--timeout <seconds>', 'answer 504 gateway_timeout when the gateway has not answered within this many seconds').default(30).argParser(positiveSeconds))

@@ -92,7 +92,7 @@ export async function proxy(flags: ProxyFlags): Promise<void> {
   let running;
   try {
     running = await startProxy({
-      origin: replay ? undefined : to, replay, record: flags.record, host: flags.host, port: flags.port, journalFile, ownJournalFolder: flags.journal === undefined, keep: flags.journalMax, allowWrites: flags.allowWrites === true,
+      origin: replay ? undefined : to, replay, record: flags.record, host: flags.host, port: flags.port, journalFile, ownJournalFolder: flags.journal === undefined, keep: flags.journalMax, maxBytes: flags.journalMaxBytes, allowWrites: flags.allowWrites === true,
       maxAmountCents: cap, check: checkExchange, drift: (journal) => buildReport(journal.entries(), { now: new Date() }), timeoutMs: flags.timeout * 1000, log: (line) => out.message(`pinvoice proxy: ${line}`),
       forward: flags.forward === true,
     });

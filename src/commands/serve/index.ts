@@ -2,7 +2,7 @@
 // database file. Each action imports its handler when it runs (the server's modules are heavy).
 import { Command, InvalidArgumentError, Option } from '../commander.js';
 import { DEFAULT_DURABILITY, MAX_PUBLIC_HOST, POSTBACK_DEFAULTS, SEEDED_START, SERVER_DEFAULTS } from '../../server/config.js';
-import { collect, days, examples, isoTime, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
+import { byteSize, collect, days, examples, isoTime, port, positiveSeconds, rate, wholeNumber, type FlagsOf } from '../options.js';
 
 /** `--seed`: a number or a word; the streams are keyed by its text ("42" and "042" are two seeds). */
 function seed(value: string): string {
@@ -43,6 +43,7 @@ const serveCommand = () =>
     .addOption(new Option('--boleto-grace-days <days>', 'days after its due date a boleto can still be paid, late, before it expires').default(SERVER_DEFAULTS.boletoGraceDays).argParser(days))
     .addOption(new Option('--rate-limit <rate>', 'requests one token may make, as N/s (or N/min): 429 rate_limited with Retry-After beyond (default: no limit)').argParser(rate))
     .addOption(new Option('--journal <n>', 'the inspector: requests and postback attempts kept per company (pinvoice logs tail|list|show), the oldest dropped first and counted; 0 turns it off').default(SERVER_DEFAULTS.journal).argParser(wholeNumber(0, 1_000_000, 'entries')))
+    .addOption(new Option('--journal-max-bytes <size>', 'the journal’s room on disk, its write-ahead log included (e.g. 64MB; K, M, G are 1024-based): beyond it, the oldest entries of the company that keeps the most are dropped first and counted').default(SERVER_DEFAULTS.journalMaxBytes, '64MB').argParser(byteSize(1024 ** 2, 1024 ** 4)))
     .addOption(new Option('--postback-attempts <n>', 'attempts per postback event, the first included (4 = one try and 3 retries)').default(POSTBACK_DEFAULTS.attempts).argParser(wholeNumber(1, 100, 'attempts')))
     .addOption(new Option('--postback-base-delay <ms>', 'wait before the first retry; each next one waits about twice as long (with jitter)').default(POSTBACK_DEFAULTS.baseDelayMs).argParser(wholeNumber(1, 3_600_000, 'milliseconds')))
     .addOption(new Option('--postback-timeout <ms>', 'cut off a receiver that has not answered by then').default(POSTBACK_DEFAULTS.timeoutMs).argParser(wholeNumber(1, 600_000, 'milliseconds')))

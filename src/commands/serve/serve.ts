@@ -94,6 +94,7 @@ async function start(flags: ServeFlags, db: string, token: string | undefined, a
       boletoGraceDays: flags.boletoGraceDays,
       rateLimit: flags.rateLimit ?? false,
       journal: flags.journal,
+      journalMaxBytes: flags.journalMaxBytes,
       postbacks: { attempts: flags.postbackAttempts, baseDelayMs: flags.postbackBaseDelay, timeoutMs: flags.postbackTimeout },
       fixtures,
       keyFolder: keyFolderFor(db, dataDir()),

@@ -31,6 +31,8 @@ export interface JournalContext {
   readonly reads: { readonly invoices: { find(companyId: number, ref: string): Promise<{ id: number } | undefined> } };
   /** how its operator sets the window's size, for the message of an entry dropped from it */
   readonly keepFlag?: string;
+  /** how its operator sets the journal's room in bytes, for the same message */
+  readonly roomFlag?: string;
 }
 type Company = Pick<StoredCompany, 'id'>;
 
@@ -185,7 +187,7 @@ export async function getJournalEntry(ctx: JournalContext, company: Company, idT
   if (row) return toEntry(row);
   const state = await ctx.store.journal.state(company.id);
   if (id !== undefined && id <= state.dropped_upto) {
-    throw new ApiError(404, 'not_found', `Journal entry ${id} was dropped from the window: the newest ${ctx.journal?.keep.toLocaleString('en')} entries are kept (${ctx.keepFlag ?? 'serve --journal N, per company'}), and ${state.dropped} have been dropped since the journal was last cleared.`);
+    throw new ApiError(404, 'not_found', `Journal entry ${id} was dropped from the window: the newest ${ctx.journal?.keep.toLocaleString('en')} entries are kept (${ctx.keepFlag ?? 'serve --journal N, per company'}), within the journal's room on disk (${ctx.roomFlag ?? 'serve --journal-max-bytes'}), and ${state.dropped} have been dropped since the journal was last cleared.`);
   }
   throw new ApiError(404, 'not_found', `No journal entry ${idText} for this company.`);
 }

@@ -32,10 +32,17 @@ export interface JournalRecorder {
 }
 
 /**
+ * maxBytes bounds the journal's room too (the store drops the oldest of the company that keeps the most).
  * logError hears an error the store refuses a batch for; tell hears, a line each, that entries began to wait
  * for a store fault (a full disk) and that they are saved again: once each, not per batch.
  */
-export function createRecorder(store: { readonly journal: JournalStore }, keep: number, logError: (error: unknown) => void, tell: (line: string) => void = () => undefined): JournalRecorder {
+export function createRecorder(
+  store: { readonly journal: JournalStore },
+  keep: number,
+  logError: (error: unknown) => void,
+  tell: (line: string) => void = () => undefined,
+  maxBytes?: number,
+): JournalRecorder {
   let buffer: NewJournalEntry[] = [];
   let waiting: StoreFault | undefined;
   const lost = new Map<number, number>();
@@ -59,7 +66,7 @@ export function createRecorder(store: { readonly journal: JournalStore }, keep: 
     buffer = [];
     lost.clear();
     try {
-      await store.journal.append(batch, keep, missing);
+      await store.journal.append(batch, keep, missing, maxBytes);
     } catch (error) {
       for (const [company, n] of missing) lost.set(company, (lost.get(company) ?? 0) + n);
       if (error instanceof StoreFault) {

@@ -22,6 +22,8 @@ export const CHARGE_TABLES = [
  */
 export const JOURNAL_TABLES = ['journal_entries', 'journal_bodies'] as const;
 export const RESET_JOURNAL = 'UPDATE journal_state SET entries = 0, dropped = 0, dropped_upto = 0';
+/** (PostgreSQL) the journal's room counted empty: its bytes by company and of the bodies kept once (postgres/journal.ts) */
+export const RESET_JOURNAL_ROOM = ['UPDATE journal_room SET bodies = 0', 'UPDATE journal_state SET bytes = 0'];
 
 export const RESET_COMPANIES = [
   'UPDATE company_totals SET balance_pix = 0, balance_card = 0, balance_bank_slip = 0, paid_total = 0',

@@ -423,9 +423,11 @@ export interface JournalStore extends JournalReads {
   /**
    * Appends the entries in order (each gets the next id: ids only grow, across companies and nodes),
    * then drops each company's oldest beyond `keep`, counting them; `lost` adds entries that never
-   * reached the store (a full buffer while it was away) to a company's count.
+   * reached the store (a full buffer while it was away) to a company's count. Given `maxBytes`, the
+   * journal's room is bounded too (`serve --journal-max-bytes`): beyond it, the oldest entries of the
+   * company that keeps the most are dropped, counted the same way, until it fits again.
    */
-  append(entries: NewJournalEntry[], keep: number, lost?: ReadonlyMap<number, number>): Promise<void>;
+  append(entries: NewJournalEntry[], keep: number, lost?: ReadonlyMap<number, number>, maxBytes?: number): Promise<void>;
   /** removes the company's entries and zeroes its count of dropped ones; answers how many were removed */
   clear(companyId: number): Promise<number>;
   /** what opening it had to do that its operator should know (a damaged journal file set aside), once */

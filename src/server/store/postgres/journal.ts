@@ -6,13 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { entryDetail, type JournalFilter, type JournalReads, type JournalRow, type JournalState, type JournalStore, type NewJournalEntry } from '../port.js';
 import { RESET_JOURNAL } from '../clear-charges.js';
-import { createBodyRefs } from '../shared-bodies.js';
+import { createBodyRefs, RESEND_MS } from '../shared-bodies.js';
 import type { Row } from '../rows.js';
 import { prepared, type Queryable } from './repos.js';
 
-const JOURNAL_COLUMNS = ['id', 'company_id', 'at', 'sandbox_at', 'direction', 'method', 'path', 'status', 'invoice_id', 'duration_ms', 'request_body', 'response_body', 'detail', 'response_ref'] as const;
+const JOURNAL_COLUMNS = ['id', 'company_id', 'at', 'sandbox_at', 'direction', 'method', 'path', 'status', 'invoice_id', 'duration_ms', 'request_body', 'response_body', 'detail', 'response_ref', 'size'] as const;
 /** an entry as read: its answer from journal_bodies when it names one */
-const READ_ENTRY = `SELECT ${JOURNAL_COLUMNS.filter((c) => c !== 'response_body' && c !== 'response_ref').map((c) => `e.${c}`).join(', ')},
+const READ_ENTRY = `SELECT ${JOURNAL_COLUMNS.filter((c) => c !== 'response_body' && c !== 'response_ref' && c !== 'size').map((c) => `e.${c}`).join(', ')},
   COALESCE(e.response_body, b.body) AS response_body FROM journal_entries e LEFT JOIN journal_bodies b ON b.ref = e.response_ref`;
 /** a body no entry names is removed once it was last sent this long ago (a node trusts a ref it sent for RESEND_MS) */
 const BODY_GRACE_MS = 60_000;
@@ -51,7 +51,22 @@ function toJournalRow(row: Row): JournalRow {
   };
 }
 
-const FORGET_BODIES = 'DELETE FROM journal_bodies b WHERE b.sent_at < $1 AND NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.response_ref = b.ref)';
+/** the bodies no entry names, gone: their bytes leave the journal's room */
+const FORGET_BODIES = `WITH gone AS (DELETE FROM journal_bodies b WHERE b.sent_at < $1 AND NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.response_ref = b.ref)
+  RETURNING length(b.body) AS size) UPDATE journal_room SET bodies = GREATEST(0, bodies - (SELECT COALESCE(SUM(size), 0) FROM gone)) WHERE id = 1
+  RETURNING (SELECT COALESCE(SUM(size), 0) FROM gone) AS freed`;
+
+/**
+ * An entry's size as the room counts it: its texts' characters (JSON, nearly all ASCII: as many bytes)
+ * and this much for the rest of its row (migration 15 counts the rows it found the same way).
+ */
+const ENTRY_OVERHEAD = 64;
+const sizeOf = (entry: NewJournalEntry, detail: string): number =>
+  ENTRY_OVERHEAD + entry.path.length + detail.length + (entry.request_body?.length ?? 0) + (typeof entry.response_body === 'string' ? entry.response_body.length : 0);
+/** A trim frees this share of the room beyond what it must: the batches after it fit without another at once. */
+const TRIM_SLACK = 0.05;
+/** Under a full room, bodies no entry names go after this (a node trusts a ref it sent for RESEND_MS), at most once a second. */
+const PRESSED_GRACE_MS = 2 * RESEND_MS;
 
 const NO_STATE: JournalState = { dropped: 0, dropped_upto: 0 };
 
@@ -62,6 +77,7 @@ export type RawTransaction = <T>(fn: (db: Queryable) => Promise<T>) => Promise<T
 export function createPgJournal(db: Queryable, transaction: RawTransaction): JournalStore {
   const refOf = createBodyRefs(randomBytes(6).toString('hex'));
   let lastSweep = 0;
+  let lastPressed = 0;
   const runOn = (on: Queryable) => (sql: string, params: unknown[] = []) => on.query(prepared(sql, params));
   const run = runOn(db);
   const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
@@ -91,9 +107,50 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
       return Number(row?.n ?? 0);
     },
   };
+  type Run = (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
+  const forget = async (run: Run, before: number): Promise<number> => Number(((await run(FORGET_BODIES, [before])).rows[0] as Row | undefined)?.freed ?? 0);
+
+  /**
+   * Keeps what the journal holds within `maxBytes`: the entries' sizes, summed by company, and the bodies
+   * kept once. Over it, bodies no entry names go first (once a second at most); then the oldest entries
+   * of the company that keeps the most, counted as dropped, until what is over and TRIM_SLACK more is
+   * freed. (These are the bytes of what is kept: the tables' files are PostgreSQL's, which reuses the
+   * space of rows deleted once its autovacuum has passed.)
+   */
+  async function fit(run: Run, maxBytes: number, now: number): Promise<void> {
+    const used = (await run('SELECT (SELECT COALESCE(SUM(bytes), 0) FROM journal_state) + COALESCE((SELECT bodies FROM journal_room WHERE id = 1), 0) AS used')).rows[0] as Row;
+    let need = Number(used.used) - maxBytes;
+    if (need <= 0) return;
+    if (now - lastPressed > 1000) {
+      lastPressed = now;
+      need -= await forget(run, now - PRESSED_GRACE_MS);
+      if (need <= 0) return;
+    }
+    need += Math.ceil(maxBytes * TRIM_SLACK);
+    for (let round = 0; need > 0 && round < 100; round++) {
+      const [fullest] = (await run('SELECT company_id FROM journal_state WHERE entries > 0 ORDER BY entries DESC LIMIT 1')).rows as Row[];
+      if (!fullest) return;
+      const companyId = Number(fullest.company_id);
+      // the company's oldest, as many as free `need` (a running sum over its first 2,000 at most)
+      const gone = (await run(`WITH oldest AS (SELECT id, size, SUM(size) OVER (ORDER BY id) AS running
+          FROM (SELECT id, size FROM journal_entries WHERE company_id = $1 ORDER BY id LIMIT 2000) first)
+        DELETE FROM journal_entries e USING oldest o WHERE e.company_id = $1 AND e.id = o.id AND o.running - o.size < $2 RETURNING e.id, e.size`, [companyId, need])).rows as Row[];
+      if (gone.length === 0) return;
+      let freed = 0;
+      let upto = 0;
+      for (const row of gone) {
+        freed += Number(row.size);
+        upto = Math.max(upto, Number(row.id));
+      }
+      await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2), bytes = GREATEST(0, bytes - $3) WHERE company_id = $4',
+        [gone.length, upto, freed, companyId]);
+      need -= freed;
+    }
+  }
+
   return {
     ...reads,
-    append: (entries, keep, lost) => {
+    append: (entries, keep, lost, maxBytes) => {
       let sending: { body: Buffer }[] = [];
       return transaction(async (tx) => {
         if (entries.length === 0 && (lost?.size ?? 0) === 0) return;
@@ -107,12 +164,21 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
             ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped, last_id = journal_state.last_id + excluded.dropped`, [companyId, n]);
         }
         // each company's entries counted, and their ids given: its last id moves on by as many
-        const added = new Map<number, number>();
-        for (const entry of entries) added.set(entry.company_id, (added.get(entry.company_id) ?? 0) + 1);
+        // (a detail's shared members written into it: an entry a row has nowhere to name them once)
+        const details = entries.map((entry) => entryDetail(entry.detail, entry.detail_shared));
+        const sizes = entries.map((entry, k) => sizeOf(entry, details[k] as string));
+        const added = new Map<number, { n: number; bytes: number }>();
+        entries.forEach((entry, k) => {
+          const sum = added.get(entry.company_id) ?? { n: 0, bytes: 0 };
+          sum.n++;
+          sum.bytes += sizes[k] as number;
+          added.set(entry.company_id, sum);
+        });
         const counted = new Map<number, { entries: number; next: number }>();
-        for (const [companyId, n] of added) {
-          const [state] = await rows(`INSERT INTO journal_state (company_id, entries, last_id) VALUES ($1, $2, $2) ON CONFLICT (company_id)
-            DO UPDATE SET entries = journal_state.entries + excluded.entries, last_id = journal_state.last_id + excluded.entries RETURNING entries, last_id`, [companyId, n]);
+        for (const [companyId, { n, bytes }] of added) {
+          const [state] = await rows(`INSERT INTO journal_state (company_id, entries, last_id, bytes) VALUES ($1, $2, $2, $3) ON CONFLICT (company_id)
+            DO UPDATE SET entries = journal_state.entries + excluded.entries, last_id = journal_state.last_id + excluded.entries, bytes = journal_state.bytes + excluded.bytes
+            RETURNING entries, last_id`, [companyId, n, bytes]);
           counted.set(companyId, { entries: Number(state?.entries ?? n), next: Number(state?.last_id ?? n) - n + 1 });
         }
         const ids = entries.map((entry) => (counted.get(entry.company_id) as { next: number }).next++);
@@ -123,16 +189,19 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
         // (a batch that fails is sent again whole: its bodies go with it again)
         sending = bodies;
         if (bodies.length > 0) {
-          await run(`INSERT INTO journal_bodies (ref, body, sent_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-            ON CONFLICT (ref) DO UPDATE SET sent_at = excluded.sent_at`, [bodies.map((b) => b.ref), bodies.map((b) => b.body.toString()), bodies.map(() => now)]);
+          // (a body new to the table adds its bytes to the room: xmax is 0 for a row inserted, not updated)
+          await run(`WITH kept AS (INSERT INTO journal_bodies (ref, body, sent_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+              ON CONFLICT (ref) DO UPDATE SET sent_at = excluded.sent_at RETURNING (xmax = 0) AS fresh, length(body) AS size)
+            UPDATE journal_room SET bodies = bodies + (SELECT COALESCE(SUM(size), 0) FROM kept WHERE fresh) WHERE id = 1`,
+          [bodies.map((b) => b.ref), bodies.map((b) => b.body.toString()), bodies.map(() => now)]);
         }
         // one INSERT for the batch: a column of values each
         // (an answer's bytes become its text: a Buffer would go as bytea's hex)
-        // (a detail's shared members written into it: an entry a row has nowhere to name them once)
-        const value = (entry: NewJournalEntry, column: Exclude<(typeof JOURNAL_COLUMNS)[number], 'id' | 'response_ref'>) =>
-          column === 'detail' ? entryDetail(entry.detail, entry.detail_shared) : column === 'response_body' && Buffer.isBuffer(entry.response_body) ? null : entry[column];
-        const columns = JOURNAL_COLUMNS.map((column) => (column === 'id' ? ids : column === 'response_ref' ? refs : entries.map((entry) => value(entry, column))));
-        const types = ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text', 'text'];
+        const value = (entry: NewJournalEntry, column: Exclude<(typeof JOURNAL_COLUMNS)[number], 'id' | 'response_ref' | 'detail' | 'size'>) =>
+          column === 'response_body' && Buffer.isBuffer(entry.response_body) ? null : entry[column];
+        const columns = JOURNAL_COLUMNS.map((column) =>
+          column === 'id' ? ids : column === 'response_ref' ? refs : column === 'detail' ? details : column === 'size' ? sizes : entries.map((entry) => value(entry, column)));
+        const types = ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text', 'text', 'int'];
         await run(
           `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
            SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
@@ -144,14 +213,17 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
           if (excess <= 0) continue;
           const [boundary] = await rows('SELECT id FROM journal_entries WHERE company_id = $1 ORDER BY id LIMIT 1 OFFSET $2', [companyId, excess - 1]);
           if (!boundary) continue;
-          const dropped = (await run('DELETE FROM journal_entries WHERE company_id = $1 AND id <= $2', [companyId, boundary.id])).rowCount ?? 0;
-          await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2) WHERE company_id = $3', [dropped, boundary.id, companyId]);
+          const [gone] = await rows(`WITH gone AS (DELETE FROM journal_entries WHERE company_id = $1 AND id <= $2 RETURNING size)
+            SELECT count(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM gone`, [companyId, boundary.id]);
+          await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2), bytes = GREATEST(0, bytes - $3) WHERE company_id = $4',
+            [Number(gone?.n ?? 0), boundary.id, Number(gone?.bytes ?? 0), companyId]);
         }
         // the bodies no entry names any more, every half grace at most
         if (now - lastSweep > BODY_GRACE_MS / 2) {
           lastSweep = now;
-          await run(FORGET_BODIES, [now - BODY_GRACE_MS]);
+          await forget(run, now - BODY_GRACE_MS);
         }
+        if (maxBytes !== undefined) await fit(run, maxBytes, now);
       }).catch((error: unknown) => {
         for (const { body } of sending) refOf.unsent(body);
         throw error;
@@ -160,9 +232,9 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
     clear: (companyId) => transaction(async (tx) => {
       const run = runOn(tx);
       const removed = (await run('DELETE FROM journal_entries WHERE company_id = $1', [companyId])).rowCount ?? 0;
-      await run(FORGET_BODIES, [Date.now() - BODY_GRACE_MS]);
+      await forget(run, Date.now() - BODY_GRACE_MS);
       // (its last id stays: ids are never given twice)
-      await run(`${RESET_JOURNAL} WHERE company_id = $1`, [companyId]);
+      await run(`${RESET_JOURNAL}, bytes = 0 WHERE company_id = $1`, [companyId]);
       return removed;
     }),
   };

@@ -299,4 +299,15 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE financial_movements DROP CONSTRAINT IF EXISTS financial_movements_company_id_fkey;
   ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_company_id_fkey;
   `,
+  // 15: the journal bounded in bytes as well as entries (serve --journal-max-bytes): each entry's size,
+  // each company's sum of them, and the bytes of the bodies kept once (journal_room, one row); an
+  // entry's size is its texts' characters and 64 for the rest of its row (postgres/journal.ts ENTRY_OVERHEAD)
+  `
+  ALTER TABLE journal_entries ADD COLUMN IF NOT EXISTS size INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE journal_state ADD COLUMN IF NOT EXISTS bytes BIGINT NOT NULL DEFAULT 0;
+  UPDATE journal_entries SET size = 64 + length(path) + length(detail) + COALESCE(length(request_body), 0) + COALESCE(length(response_body), 0);
+  UPDATE journal_state s SET bytes = COALESCE((SELECT SUM(e.size) FROM journal_entries e WHERE e.company_id = s.company_id), 0);
+  CREATE TABLE IF NOT EXISTS journal_room (id INTEGER PRIMARY KEY CHECK (id = 1), bodies BIGINT NOT NULL DEFAULT 0);
+  INSERT INTO journal_room (id, bodies) SELECT 1, COALESCE(SUM(length(body)), 0) FROM journal_bodies ON CONFLICT (id) DO NOTHING;
+  `,
 ];

@@ -9,7 +9,7 @@ import {
   BALANCE_COLUMNS, DUE_START, hashToken, INVOICE_COLUMNS, invoiceValues, isTimeText, json, NO_TOTALS, QUEUE_HEAD, textOrNull, toAttempt, toCompany, toEvent,
   toInvoice, tokenOfJoin, TOKEN_COLUMNS, toToken, type Row,
 } from '../rows.js';
-import { CHARGE_TABLES, JOURNAL_TABLES, RESET_COMPANIES, RESET_JOURNAL } from '../clear-charges.js';
+import { CHARGE_TABLES, JOURNAL_TABLES, RESET_COMPANIES, RESET_JOURNAL, RESET_JOURNAL_ROOM } from '../clear-charges.js';
 import { encodeSnapshot } from '../snapshot-codec.js';
 import type { Pipelined } from './pipeline.js';
 import { AGGREGATE_BY_ID, AGGREGATE_BY_SECURE_ID, pageStatement, toAggregate } from './charges.js';
@@ -86,6 +86,7 @@ export function createPgRepos(db: Queryable, tail?: TransactionTail): Writes {
       await exec(`TRUNCATE ${CHARGE_TABLES.join(', ')} RESTART IDENTITY`);
       await exec(`TRUNCATE ${JOURNAL_TABLES.join(', ')}`);
       await exec(RESET_JOURNAL);
+      for (const statement of RESET_JOURNAL_ROOM) await exec(statement);
       for (const statement of RESET_COMPANIES) await exec(statement);
     },
     companies: {

@@ -56,6 +56,7 @@ export function memoryJournal(db: Db, enqueue: <T>(run: (tx: Writes) => Promise<
     state: (...args) => enqueue(() => reads.state(...args), false),
     last: (...args) => enqueue(() => reads.last(...args), false),
     dropped: () => enqueue(() => reads.dropped(), false),
+    // (in memory there are no files to bound: the journal's tables share the database with the charges)
     append: (entries, keep, lost) => {
       const { rows, bodies } = share(entries);
       return enqueue(async () => writes.append(rows, bodies, keep, lost));
@@ -118,9 +119,9 @@ export function journalAt(file: string): SqliteJournal {
     return {
       ...readDoor,
       ...(notice && { notice }),
-      append: (entries, keep, lost) => now(() => {
+      append: (entries, keep, lost, maxBytes) => now(() => {
         const { rows, bodies } = share(entries);
-        writes.append(rows, bodies, keep, lost);
+        writes.append(rows, bodies, keep, lost, maxBytes);
       }),
       clear: (companyId) => now(() => writes.clear(companyId)),
       clearAll: () => now(() => writes.clearAll()),
@@ -167,9 +168,9 @@ export function journalAt(file: string): SqliteJournal {
   return {
     ...readDoor,
     ...(notice && { notice }),
-    append: (entries, keep, lost) => {
+    append: (entries, keep, lost, maxBytes) => {
       const { rows, bodies } = share(entries);
-      return call('append', [rows, bodies, keep, lost]);
+      return call('append', [rows, bodies, keep, lost, maxBytes]);
     },
     clear: (companyId) => call('clear', [companyId]),
     clearAll: () => call('clearAll', []),

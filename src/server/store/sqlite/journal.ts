@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { pathMatcher } from '../../../base/glob.js';
 import { createPrivateFile } from '../../../base/private-file.js';
 import { RESET_JOURNAL } from '../clear-charges.js';
+import { RESEND_MS } from '../shared-bodies.js';
 import { entryDetail, type JournalFilter, type JournalReads, type JournalRow, type JournalState, type NewJournalEntry } from '../port.js';
 import type { Db } from './database.js';
 
@@ -66,6 +67,7 @@ export const JOURNAL_SCHEMA = `
     at INTEGER NOT NULL,
     batch INTEGER NOT NULL DEFAULT 0
   ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS journal_bodies_batch ON journal_bodies(batch);
   CREATE TABLE IF NOT EXISTS journal_state (
     company_id INTEGER PRIMARY KEY,
     entries INTEGER NOT NULL DEFAULT 0,
@@ -366,10 +368,23 @@ export interface SharedBody {
 export const BODY_GRACE_MS = 60_000;
 
 export interface JournalWrites {
-  append(entries: JournalInsert[], bodies: SharedBody[], keep: number, lost?: ReadonlyMap<number, number>): void;
+  append(entries: JournalInsert[], bodies: SharedBody[], keep: number, lost?: ReadonlyMap<number, number>, maxBytes?: number): void;
   clear(companyId: number): number;
   clearAll(): void;
+  /** drops the oldest entries of the company that keeps the most, counted, until the file's pages in use fit `maxBytes`; answers how many */
+  fit(maxBytes: number): number;
 }
+
+/**
+ * Of the journal's room (`--journal-max-bytes`), the share its write-ahead log may take: a checkpoint
+ * folds the log into the file each time it holds this much, and cuts the log's file back to it
+ * (journal_size_limit). The rest is for the file's pages in use.
+ */
+const WAL_SHARE = 1 / 8;
+/** A trim frees this share of the room beyond what it must: the batches after it fit without another at once. */
+const TRIM_SLACK = 0.05;
+/** The room a journal's file pages may take of `maxBytes` (the rest is its write-ahead log's). */
+export const pagesRoom = (maxBytes: number): number => Math.floor(maxBytes * (1 - WAL_SHARE));
 
 /** What changes the journal, synchronously, each call in one transaction of its own (a savepoint inside the caller's). */
 export function createJournalWrites(db: Db): JournalWrites {
@@ -399,6 +414,15 @@ export function createJournalWrites(db: Db): JournalWrites {
   const clearCharged = db.prepare<[number]>('DELETE FROM journal_batch_invoices WHERE company_id = ?');
   // (its last id stays: ids are never given twice)
   const clearState = db.prepare<[number]>(`${RESET_JOURNAL} WHERE company_id = ?`);
+  const pageCount = db.prepare<[], number>('PRAGMA page_count').pluck();
+  const freePages = db.prepare<[], number>('PRAGMA freelist_count').pluck();
+  const pageSize = Number(db.pragma('page_size', { simple: true }));
+  const fullest = db.prepare<[], { company_id: number; dropped_upto: number }>('SELECT company_id, dropped_upto FROM journal_state WHERE entries > 0 ORDER BY entries DESC LIMIT 1');
+  const oldestSized = db.prepare<[number, number, number], { batch: number; last_id: number; first_id: number; size: number }>(
+    'SELECT batch, last_id, first_id, octet_length(entries) + COALESCE(octet_length(bodies), 0) AS size FROM journal_batches WHERE company_id = ? AND last_id > ? ORDER BY last_id LIMIT ?');
+  // (a body named by a batch that goes, unless the door may still name it without sending it again)
+  const forgetNamed = db.prepare<[number, number], number>('DELETE FROM journal_bodies WHERE batch = ? AND at < ? RETURNING octet_length(body)').pluck();
+  let walFor = 0;
 
   /** Keeps the company's newest `keep`: whole batches dropped oldest first, the last one cut by dropped_upto. */
   function trim(companyId: number, entries: number, upto: number, keep: number): void {
@@ -422,6 +446,61 @@ export function createJournalWrites(db: Db): JournalWrites {
     counted.run(dropped, dropped, upto, companyId);
   }
 
+  /**
+   * Keeps the file's pages in use within the room of `maxBytes`: whole batches of the company that keeps
+   * the most entries dropped, oldest first and counted (with the shared answers only they named, unless
+   * the door may name them again without sending them: RESEND_MS), until what they held frees what is
+   * over and TRIM_SLACK more. A noisy company thus gives up its own
+   * past first; a quiet one keeps its entries until it is the one that keeps the most. Freed pages are
+   * SQLite's to reuse: the file grows no further.
+   */
+  function fit(maxBytes: number): number {
+    const room = pagesRoom(maxBytes);
+    const resent = Date.now() - 2 * RESEND_MS;
+    let need = (pageCount.get()! - freePages.get()!) * pageSize - room;
+    if (need <= 0) return 0;
+    need += Math.ceil(room * TRIM_SLACK);
+    let dropped = 0;
+    while (need > 0) {
+      const company = fullest.get();
+      if (!company) break;
+      let upto = company.dropped_upto;
+      let gone = 0;
+      for (const batch of oldestSized.all(company.company_id, upto, 16)) {
+        dropBatch.run(batch.batch);
+        gone += batch.last_id - Math.max(batch.first_id, upto + 1) + 1;
+        upto = batch.last_id;
+        need -= batch.size;
+        for (const bytes of forgetNamed.all(batch.batch, resent)) need -= bytes;
+        if (need <= 0) break;
+      }
+      if (gone === 0) break;
+      counted.run(gone, gone, upto, company.company_id);
+      dropped += gone;
+    }
+    return dropped;
+  }
+
+  /** The write-ahead log's share of the room: checkpointed at it, and cut back to it (set again only when the room changes). */
+  function sizeWal(maxBytes: number): void {
+    if (walFor === maxBytes) return;
+    walFor = maxBytes;
+    const bytes = Math.floor(maxBytes * WAL_SHARE);
+    db.pragma(`wal_autocheckpoint = ${Math.max(16, Math.min(WAL_CHECKPOINT_PAGES, Math.floor(bytes / pageSize)))}`);
+    db.pragma(`journal_size_limit = ${bytes}`);
+  }
+
+  /**
+   * A file larger than the whole room (kept by an earlier pinvoice, or bounded by more before) is
+   * rewritten once its trim freed the pages: SQLite reuses free pages but never gives them back.
+   */
+  function compact(maxBytes: number): void {
+    if (pageCount.get()! * pageSize <= maxBytes || freePages.get()! * pageSize < maxBytes * WAL_SHARE) return;
+    db.exec('VACUUM');
+    // (the rewritten file folded in from the log now, and the log cut to nothing: the disk has the bytes back at once)
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
   function sweep(now: number): void {
     if (now - lastSweep <= BODY_GRACE_MS / 2) return;
     lastSweep = now;
@@ -429,7 +508,7 @@ export function createJournalWrites(db: Db): JournalWrites {
     forgetCharged.run();
   }
 
-  const append = db.transaction((entries: JournalInsert[], bodies: SharedBody[], keep: number, lost?: ReadonlyMap<number, number>) => {
+  const append = db.transaction((entries: JournalInsert[], bodies: SharedBody[], keep: number, lost?: ReadonlyMap<number, number>, maxBytes?: number) => {
     const now = Date.now();
     // (a Buffer handed to the writer's thread arrives as a plain Uint8Array, which SQLite does not bind)
     for (const { ref, body } of bodies) keepBody.run(ref, Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength), now);
@@ -459,6 +538,7 @@ export function createJournalWrites(db: Db): JournalWrites {
       for (const ref of refs) named.run(batch, ref);
       trim(companyId, state.entries, state.dropped_upto, keep);
     }
+    if (maxBytes !== undefined) fit(maxBytes);
   });
   const clear = db.transaction((companyId: number): number => {
     const removed = liveEntries.get(companyId)?.entries ?? 0;
@@ -469,7 +549,12 @@ export function createJournalWrites(db: Db): JournalWrites {
   });
   return {
     // IMMEDIATE: another process writing the same file waits here, before the ids are read
-    append: (entries, bodies, keep, lost) => void append.immediate(entries, bodies, keep, lost),
+    append: (entries, bodies, keep, lost, maxBytes) => {
+      if (maxBytes !== undefined) sizeWal(maxBytes);
+      append.immediate(entries, bodies, keep, lost, maxBytes);
+      if (maxBytes !== undefined) compact(maxBytes);
+    },
+    fit: db.transaction((maxBytes: number) => fit(maxBytes)),
     clear: (companyId) => clear.immediate(companyId),
     clearAll: db.transaction(() => {
       for (const table of ['journal_batches', 'journal_batch_invoices', 'journal_bodies']) db.prepare(`DELETE FROM ${table}`).run();
@@ -477,6 +562,9 @@ export function createJournalWrites(db: Db): JournalWrites {
     }),
   };
 }
+
+/** The write-ahead log's checkpoint, in pages (4 KiB): every 40 MB of it at most. */
+const WAL_CHECKPOINT_PAGES = 10_000;
 
 /**
  * Opens the journal's file, in WAL mode, its tables made. A missing file is created 0600 first, so
@@ -491,7 +579,8 @@ export function openJournalFile(file: string): { db: Db; notice?: string } {
   db.pragma('synchronous = NORMAL');
   // a checkpoint (and its two fsyncs) every 40 MB of the write-ahead log, not every 4: a journal of
   // creates writes a few MB a second, and the charges' commits share the disk
-  db.pragma('wal_autocheckpoint = 10000');
+  // (a room of its own, --journal-max-bytes, makes it less: sizeWal)
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   // a page cache of 512 KiB, not 2 MiB: the journal is written more than read, and each connection has one
   db.pragma('cache_size = -512');
   const notice = makeJournalTables(db);
