@@ -42,7 +42,7 @@ if (!(Number.isInteger(N) && N >= 5000 && CLIENTS >= 1 && GETS >= 100 && GET_CLI
 const WINDOW = Math.min(10_000, Math.max(1000, Math.round((N * 0.02) / MARK_EVERY) * MARK_EVERY));
 // No charge expires during a run (a 1M fill takes long): the expiry sweep is not what is measured.
 const SERVE_ARGS = ['--pix-expiry', '86400'];
-const GOALS = { getP99: 1.2, createRate: 0.8, bytes: 2048, rssMb: 150 };
+const GOALS = { getP99: 1.2, createRate: 0.8, bytes: 2048, rssMb: 150, journalMb: 64 };
 const MB = 1024 * 1024;
 
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
@@ -169,6 +169,8 @@ await main(async () => {
   const fill = await fillTo(N);
   const getLate = await measureGets(worker, serve, 'all', `GET at ${N}`, storage.postgres);
   const mem = memory(serve.pid);
+  // (SQLite: the journal's file and its write-ahead log while serve runs, as serve --journal-max-bytes bounds them)
+  const journalBytes = ENGINE === 'sqlite' ? dbBytes(`${db}-requests`) : undefined;
   const last = Math.floor(fill.created / MARK_EVERY) * MARK_EVERY;
   const startRate = rate(fill, 0, WINDOW);
   const endRate = rate(fill, last - WINDOW, last);
@@ -193,6 +195,10 @@ await main(async () => {
   console.log(`  bytes on disk per created+paid pix charge: ${int(perCharge)} B (goal ≤ ${GOALS.bytes}): ${verdict(perCharge <= GOALS.bytes)}  [${how}]`);
   const whose = ENGINE === 'postgres' ? ' (the serve process only, not PostgreSQL\'s)' : '';
   console.log(`  serve RSS at ${int(N)} charges${whose}: ${mem ? `${ms(rssMb)} MB (VmHWM ${ms(mem.hwm / MB)} MB)` : '? (no /proc)'} (goal ≤ ${GOALS.rssMb} MB): ${verdict(rssMb <= GOALS.rssMb)}`);
+  if (journalBytes !== undefined) {
+    console.log(`  the journal's files at ${int(N)} charges (<db>-requests and its -wal, serve running; --journal-max-bytes default): ${ms(journalBytes / MB)} MB ` +
+      `(goal ≤ ${GOALS.journalMb} MB): ${verdict(journalBytes / MB <= GOALS.journalMb)}`);
+  }
   const sized = ENGINE === 'postgres' ? 'pg_database_size(), including the empty database\'s catalogue' : 'the file and its -wal';
   console.log(`  database at ${int(N)} charges (half of them paid), after SIGTERM (${sized}): ${ms(bytesAtN / MB)} MB, ${int(bytesAtN / N)} B per charge`);
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JournalEntry } from '../../src/api/journal.js';
 import { pathMatcher } from '../../src/base/glob.js';
 import { differences, find } from '../../src/server/journal/match.js';
-import { createRecorder, FLUSH_MS, SOON_MS } from '../../src/server/journal/recorder.js';
+import { BATCH_CHARS, createRecorder, FLUSH_MS, SOON_MS } from '../../src/server/journal/recorder.js';
 import { capped, maskCardNumbers, redactedJson, redactSecretText, redactValue } from '../../src/server/journal/redact.js';
 import { pointer } from '../../src/api/json-pointer.js';
 import { StoreFault } from '../../src/server/store/faults.js';
@@ -221,6 +221,50 @@ describe('the recorder', () => {
       recorder.onWritten(() => undefined);
       expect(await written(SOON_MS)).toBe(3);
       await recorder.close();
+    });
+
+    it('writes a batch at once when its own bodies reach BATCH_CHARS, and the next one as soon as that write ends', async () => {
+      vi.useFakeTimers();
+      // a store whose write ends when the test says so
+      const batches: number[] = [];
+      let finish: () => void = () => undefined;
+      const store = {
+        journal: {
+          append: (entries: NewJournalEntry[]) => new Promise<void>((resolve) => {
+            finish = () => {
+              finish = () => undefined;
+              batches.push(entries.length);
+              resolve();
+            };
+          }),
+        },
+      } as unknown as Store;
+      const recorder = createRecorder(store, 10, () => undefined);
+      const big = (): NewJournalEntry => ({ ...newEntry(1), request_body: 'x'.repeat(BATCH_CHARS / 4), response_body: 'y'.repeat(BATCH_CHARS / 4) });
+      recorder.record(big());
+      await vi.advanceTimersByTimeAsync(0);
+      finish();
+      expect(batches).toEqual([]); // half of it: the batch waits for its time
+      recorder.record(big());
+      await vi.advanceTimersByTimeAsync(0); // a batch of two goes at once; its write is under way
+      recorder.record(big());
+      recorder.record(big());
+      recorder.record(newEntry(1));
+      await vi.advanceTimersByTimeAsync(0);
+      finish();
+      await vi.advanceTimersByTimeAsync(0); // the write ends: the three that came meanwhile go at once
+      finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([2, 3]);
+      // an answer shared by ref (a Buffer) is not the batch's to send: it counts for nothing
+      for (let k = 0; k < 10; k++) recorder.record({ ...newEntry(1), response_body: Buffer.alloc(BATCH_CHARS) });
+      await vi.advanceTimersByTimeAsync(FLUSH_MS - 1);
+      finish();
+      expect(batches).toEqual([2, 3]);
+      await vi.advanceTimersByTimeAsync(1);
+      finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([2, 3, 10]);
     });
   });
 
