@@ -1,11 +1,12 @@
 // The load generator, client side, in its own process (forked by bench/load.ts): the raw HTTP/1.1
 // client of tools/raw-client.ts (one keep-alive socket per connection), `connections` loops issuing
 // requests back to back (or, given a rate, each at its due time), to one URL or to several in turn (connections spread over the origins, so
-// three nodes each get a third, and each connection takes its origin's URLs in turn). Answers one request at a
+// three nodes each get a third, and each connection takes its origin's URLs in turn), of one kind of
+// request or of a mix of kinds in a fixed turn of slots. Answers one request at a
 // time over IPC. Any non-2xx answer or error stops the run and is reported with a sample. CPU use is
 // read from /proc: the client's own, the server's processes', and a PostgreSQL cluster's.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FillOptions, FillProgress, FillResult, LoadOptions, LoadResult, RequestSpec, WorkerReply, WorkerRequest } from './load.js';
+import type { FillOptions, FillProgress, FillResult, LoadOptions, LoadResult, LoadSpec, WorkerReply, WorkerRequest } from './load.js';
 import { MARK_EVERY } from './load.js';
 import { clusterCpuSeconds, cpuSeconds } from './proc.js';
 import { RawConnection, rawTarget, type RawAnswer, type RawTarget } from '../tools/raw-client.js';
@@ -34,16 +35,36 @@ function byOrigin(targets: RawTarget[]): RawTarget[][] {
 const describeRaw = (to: RawTarget, answer: RawAnswer) => `${to.method} ${to.path} → ${answer.status} ${answer.body?.toString('utf8', 0, 600) ?? ''}`;
 const describeRawError = (to: RawTarget, error: unknown) => `${to.method} ${to.path} → error: ${error instanceof Error ? error.message : String(error)}`;
 
-async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult> {
-  const urls = Array.isArray(spec.url) ? spec.url : [spec.url];
-  const groups = byOrigin(urls.map((url) => rawTarget(url, spec.method, spec.headers, spec.body)));
-  if (options.connections < groups.length) throw new Error(`${groups.length} origins need at least as many connections, not ${options.connections}`);
+/**
+ * A load's kinds of request, each as its targets grouped by origin (in the first kind's order of
+ * origins, so that connection c speaks to the same origin whichever kind it sends), and the slots of
+ * the turn: slots[s] the kind the s-th request of a turn is (one kind alone: one slot).
+ */
+function plan(spec: LoadSpec): { groups: RawTarget[][][]; slots: number[] } {
+  const kinds = 'mix' in spec ? spec.mix : [{ spec, weight: 1 }];
+  if (kinds.length === 0 || kinds.some(({ weight }) => !(Number.isInteger(weight) && weight >= 1))) throw new Error('a mix needs kinds of whole weights ≥ 1');
+  const origin = (group: RawTarget[]) => `${group[0]?.host}:${group[0]?.port}`;
+  const byKind = kinds.map(({ spec: one }) => byOrigin((Array.isArray(one.url) ? one.url : [one.url]).map((url) => rawTarget(url, one.method, one.headers, one.body))));
+  const origins = (byKind[0] as RawTarget[][]).map(origin);
+  const groups = byKind.map((kind) => origins.map((wanted) => {
+    const group = kind.length === origins.length ? kind.find((g) => origin(g) === wanted) : undefined;
+    if (!group) throw new Error(`every kind of a mix must name the same origins (${origins.join(', ')})`);
+    return group;
+  }));
+  return { groups, slots: kinds.flatMap(({ weight }, k) => Array.from({ length: weight }, () => k)) };
+}
+
+async function load(spec: LoadSpec, options: LoadOptions): Promise<LoadResult> {
+  const { groups, slots } = plan(spec);
+  const origins = (groups[0] as RawTarget[][]).length;
+  if (options.connections < origins) throw new Error(`${origins} origins need at least as many connections, not ${options.connections}`);
   const connections = Array.from({ length: options.connections }, (_, c) => {
-    const group = groups[c % groups.length] as RawTarget[];
-    return { group, socket: new RawConnection((group[0] as RawTarget).host, (group[0] as RawTarget).port, TIMEOUT_MS) };
+    const first = (groups[0] as RawTarget[][])[c % origins]?.[0] as RawTarget;
+    return { origin: c % origins, socket: new RawConnection(first.host, first.port, TIMEOUT_MS) };
   });
-  const turns = groups.map(() => 0);
-  const latencies: number[] = [];
+  // turns[k][o]: how many requests of kind k origin o has been sent (each takes the next of its URLs)
+  const turns = groups.map(() => Array.from({ length: origins }, () => 0));
+  const latencies: number[][] = groups.map(() => []);
   let issuedMeasured = 0;
   let non2xx = 0;
   let errors = 0;
@@ -63,8 +84,8 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
   // At a fixed rate: the n-th request is due at n ÷ rate after the start, taken by the first free connection.
   const paced = options.rate === undefined ? undefined : { at: performance.now(), every: 1000 / options.rate, tickets: 0 };
   const loop = async (c: number) => {
-    const { group, socket } = connections[c] as (typeof connections)[number];
-    const g = c % groups.length;
+    const { origin: o, socket } = connections[c] as (typeof connections)[number];
+    let n = c;
     while (!stop) {
       if (paced) {
         const wait = paced.at + paced.tickets++ * paced.every - performance.now();
@@ -74,9 +95,10 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
       if (started >= to) break;
       const measured = started >= from;
       if (measured && options.requests !== undefined && issuedMeasured++ >= options.requests) break;
-      const turn = turns[g] ?? 0;
-      turns[g] = turn + 1;
-      const to_ = group[turn % group.length] as RawTarget;
+      const k = slots[n++ % slots.length] as number;
+      const group = (groups[k] as RawTarget[][])[o] as RawTarget[];
+      const kindTurns = turns[k] as number[];
+      const to_ = group[(kindTurns[o] as number)++ % group.length] as RawTarget;
       try {
         const answer = await socket.request(to_, false);
         const done = performance.now();
@@ -85,7 +107,7 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
           sample ??= describeRaw(to_, answer);
           stop = true;
         } else if (done >= from && done <= to && (options.requests === undefined || measured)) {
-          latencies.push(done - started);
+          (latencies[k] as number[]).push(done - started);
           lastDone = done;
         }
       } catch (error) {
@@ -104,13 +126,18 @@ async function load(spec: RequestSpec, options: LoadOptions): Promise<LoadResult
 
   const end = options.durationMs === undefined ? lastDone : to;
   const seconds = Math.max(end - from, 1e-9) / 1000;
-  const sorted = Float64Array.from(latencies).sort();
+  const sorted = Float64Array.from(latencies.flat()).sort();
+  const kinds = latencies.length > 1 ? latencies.map((some) => {
+    const own = Float64Array.from(some).sort();
+    return { requests: own.length, p50: percentile(own, 0.5), p99: percentile(own, 0.99) };
+  }) : undefined;
   return {
-    requests: latencies.length,
+    requests: sorted.length,
     seconds,
-    rps: latencies.length / seconds,
+    rps: sorted.length / seconds,
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
+    kinds,
     non2xx,
     errors,
     sample,

@@ -2,7 +2,8 @@
 // never shares an event loop with the server it measures. node:http with a keep-alive Agent,
 // C connections each issuing requests back to back, after a warm-up that is not counted; a request
 // may name several URLs (several nodes, or many charges), taken in turn. Or, given a rate, requests at
-// fixed times instead of back to back (latency under a steady load). Any non-2xx answer or error
+// fixed times instead of back to back (latency under a steady load). Or a mix of kinds of request on
+// the same connections, in a fixed turn of weighted slots (9 GETs to 1 create). Any non-2xx answer or error
 // is a failure (LoadError, showing a sample answer), never a rate. It reports the CPU use of the
 // client, of the server (several node processes summed) and, given its postmaster, of a PostgreSQL
 // cluster, over the measured span.
@@ -15,6 +16,18 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   body?: string;
 }
+
+/**
+ * Several kinds of request on the same connections: the weights (whole numbers) laid out as slots in
+ * order (9 GETs and 1 create: ten slots), connection c's n-th request taking slot (c + n) mod the
+ * slots' count, so that the connections' creates come spread in time rather than all in step. Each kind
+ * takes its URLs in turn as it would alone; every kind must name the same origins.
+ */
+export interface RequestMix {
+  mix: { spec: RequestSpec; weight: number }[];
+}
+
+export type LoadSpec = RequestSpec | RequestMix;
 
 export interface LoadOptions {
   connections: number;
@@ -45,6 +58,8 @@ export interface LoadResult {
   errors: number;
   /** the first failure: status and body, or the error */
   sample?: string;
+  /** of a mix: each kind's own count and latencies, in the mix's order */
+  kinds?: { requests: number; p50: number; p99: number }[];
   /** CPU use over the measured span, 1 = one core busy */
   clientCpu: number;
   serverCpu?: number;
@@ -87,7 +102,7 @@ export interface FillProgress {
 export const MARK_EVERY = 100;
 
 export type WorkerRequest =
-  | { id: number; kind: 'load'; spec: RequestSpec; options: LoadOptions }
+  | { id: number; kind: 'load'; spec: LoadSpec; options: LoadOptions }
   | { id: number; kind: 'fill'; options: FillOptions }
   | { id: number; kind: 'sample'; from: 'first' | 'all'; count: number; distinct?: boolean };
 
@@ -143,7 +158,7 @@ export class LoadWorker {
   }
 
   /** Runs the load and fails (LoadError, with a sample) on any non-2xx answer or error. */
-  async load(label: string, spec: RequestSpec, options: LoadOptions): Promise<LoadResult> {
+  async load(label: string, spec: LoadSpec, options: LoadOptions): Promise<LoadResult> {
     const result = await this.ask<LoadResult>({ kind: 'load', spec, options });
     if (result.non2xx > 0 || result.errors > 0) {
       throw new LoadError(`${label}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${result.requests} requests; the first:\n  ${result.sample ?? '(none kept)'}`);

@@ -1,19 +1,39 @@
 // What bench/server.ts and bench/postgres.ts share: their load flags, fetching an answer's exact
 // bytes, and the bare node:http baseline in its own process answering those bytes.
 import { parseArgs } from 'node:util';
-import { forkTs, type LoadOptions } from './load.js';
+import { forkTs } from './load.js';
 import { killAtExit } from './serve-process.js';
 
-/** --connections (32), --duration (5 s) and --warmup (1 s), checked. */
-export function loadFlags(): LoadOptions & { connections: number; durationMs: number; warmupMs: number } {
+export interface LoadFlags {
+  connections: number;
+  durationMs: number;
+  warmupMs: number;
+  /** 1 unless the benchmark takes --rounds */
+  rounds: number;
+}
+
+/**
+ * --connections, --duration and --warmup (seconds), checked; by default 32, 5 and 1 (bench/server.ts's
+ * load). --rounds only where a default is given for it.
+ */
+export function loadFlags(defaults: { connections: number; duration: number; warmup: number; rounds?: number } = { connections: 32, duration: 5, warmup: 1 }): LoadFlags {
+  const flag = (value: number) => ({ type: 'string', default: String(value) }) as const;
   const { values: flags } = parseArgs({
-    options: { connections: { type: 'string', default: '32' }, duration: { type: 'string', default: '5' }, warmup: { type: 'string', default: '1' } },
+    options: {
+      connections: flag(defaults.connections),
+      duration: flag(defaults.duration),
+      warmup: flag(defaults.warmup),
+      ...(defaults.rounds === undefined ? {} : { rounds: flag(defaults.rounds) }),
+    },
   });
   const connections = Number(flags.connections);
   const durationMs = Number(flags.duration) * 1000;
   const warmupMs = Number(flags.warmup) * 1000;
-  if (!(connections >= 1 && durationMs > 0 && warmupMs >= 0)) throw new Error('--connections ≥ 1, --duration > 0 and --warmup ≥ 0 (seconds)');
-  return { connections, durationMs, warmupMs };
+  const rounds = Number(flags.rounds ?? 1);
+  if (!(connections >= 1 && durationMs > 0 && warmupMs >= 0 && Number.isInteger(rounds) && rounds >= 1)) {
+    throw new Error('--connections ≥ 1, --duration > 0 and --warmup ≥ 0 (seconds), --rounds a whole number ≥ 1');
+  }
+  return { connections, durationMs, warmupMs, rounds };
 }
 
 export async function fetchBytes(url: string, init: RequestInit): Promise<Buffer> {
