@@ -8,9 +8,10 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (project.config.env?.PINVOICE_TEST_ENGINE !== 'postgres') return undefined;
   const pg = await startPostgres();
   project.provide('pgUrl', pg.url);
-  return () => pg.stop();
+  // not stop(): this runs in vitest's main process while it ends the last workers (tools/postgres-cluster.ts)
+  return () => pg.close();
 }
