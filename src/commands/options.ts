@@ -32,7 +32,7 @@ const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, kb: 1024, kib: 1024
 
 /** "64MB", "512k", "1GiB", "1048576" -> bytes (K, M and G are 1024-based, as `ls -h` and `du` count), from min to max. */
 export function byteSize(min: number, max: number) {
-  const words = (n: number) => (n % 1024 ** 2 === 0 ? `${n / 1024 ** 2} MB` : `${n} bytes`);
+  const words = (n: number) => (n % 1024 ** 3 === 0 ? `${n / 1024 ** 3} GB` : n % 1024 ** 2 === 0 ? `${n / 1024 ** 2} MB` : `${n} bytes`);
   return (value: string): number => {
     const match = /^(\d{1,13})\s*([a-z]*)$/i.exec(value.trim());
     const unit = SIZE_UNITS[(match?.[2] ?? '').toLowerCase()];
