@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, LoadWorker, type LoadOptions, type LoadResult, type RequestSpec } from './load.js';
 import { fetchBytes, loadFlags, startBare } from './throughput.js';
-import { atExit, benchPostgres, main, PIX_CHARGE, startServe, tempDir, TOKEN, type ServeProcess } from './serve-process.js';
+import { atExit, benchPostgres, main, PIX_CHARGE, startEngines, TOKEN, type ServeProcess } from './serve-process.js';
 
 const { connections, durationMs, warmupMs } = loadFlags();
 
@@ -51,11 +51,7 @@ async function target(label: string, nodes: ServeProcess[], postgres?: number): 
 await main(async () => {
   const cores = availableParallelism();
   const postgres = await benchPostgres();
-  const sqlite = await startServe(`${tempDir()}/bench.db`);
-  const one = await startServe(await postgres.database('one_node'));
-  const threeDb = await postgres.database('three_nodes');
-  const three: ServeProcess[] = [];
-  for (let i = 0; i < 3; i++) three.push(await startServe(threeDb));
+  const { sqlite, one, three } = await startEngines(postgres, 'bench');
 
   const targets = {
     sqlite: await target('SQLite, one node', [sqlite]),

@@ -225,6 +225,19 @@ export async function benchPostgres(): Promise<BenchPostgres> {
   };
 }
 
+/**
+ * The team benchmarks' servers: one node on a new SQLite file, one on a new PostgreSQL database, and
+ * three nodes sharing another new database (bench/postgres.ts, bench/team.ts).
+ */
+export async function startEngines(postgres: BenchPostgres, prefix: string): Promise<{ sqlite: ServeProcess; one: ServeProcess; three: ServeProcess[] }> {
+  const sqlite = await startServe(`${tempDir()}/${prefix}.db`);
+  const one = await startServe(await postgres.database(`${prefix}_one_node`));
+  const threeDb = await postgres.database(`${prefix}_three_nodes`);
+  const three: ServeProcess[] = [];
+  for (let i = 0; i < 3; i++) three.push(await startServe(threeDb));
+  return { sqlite, one, three };
+}
+
 /** The create request of the benchmarks: a pix charge as test/support/server.ts's validPix, without postback_url. */
 export const PIX_CHARGE = JSON.stringify({
   method: 'pix',

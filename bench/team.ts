@@ -19,7 +19,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { cpu, describe, int, LoadWorker, median, type LoadResult, type LoadSpec, type RequestSpec } from './load.js';
 import { fetchBytes, loadFlags, startBare } from './throughput.js';
-import { atExit, benchPostgres, main, PIX_CHARGE, startServe, tempDir, TOKEN, type ServeProcess } from './serve-process.js';
+import { atExit, benchPostgres, main, PIX_CHARGE, startEngines, TOKEN, type ServeProcess } from './serve-process.js';
 
 const { connections, durationMs, warmupMs, rounds } = loadFlags({ connections: 10, duration: 3, warmup: 1, rounds: 3 });
 const CHARGES = 1000;
@@ -180,11 +180,7 @@ function reportGoals(bare: Target, sqlite: Target, one: Target, three: Target, r
 
 await main(async () => {
   const postgres = await benchPostgres();
-  const sqliteNode = await startServe(`${tempDir()}/team.db`);
-  const oneNode = await startServe(await postgres.database('team_one_node'));
-  const threeDb = await postgres.database('team_three_nodes');
-  const threeNodes: ServeProcess[] = [];
-  for (let i = 0; i < 3; i++) threeNodes.push(await startServe(threeDb));
+  const { sqlite: sqliteNode, one: oneNode, three: threeNodes } = await startEngines(postgres, 'team');
   process.stderr.write(`  filling each store with ${int(CHARGES)} charges\n`);
   const sqlite = await filled('SQLite, one node', [sqliteNode]);
   const one = await filled('PostgreSQL, one node', [oneNode], postgres.pid);

@@ -60,46 +60,40 @@ async function expectTrimmed(journal: JournalStore, noisy: number, quiet: number
   return kept;
 }
 
-describe.skipIf(ENGINE !== 'sqlite')('the journal file within --journal-max-bytes (SQLite)', () => {
-  it('keeps the file and its write-ahead log within the room, the noisy company’s oldest dropped and counted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-bytes-'));
+/** A SQLite store on a file of a new folder, given its path, closed and removed after `fn`. */
+async function withFileStore(fn: (store: ReturnType<typeof openStore>, db: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-bytes-'));
+  try {
+    const db = join(dir, 'p.db');
+    const store = openStore(db);
     try {
-      const db = join(dir, 'p.db');
-      const store = openStore(db);
-      try {
-        await fill(store.journal, 1, 2);
-        const size = (suffix: string) => statSync(`${db}-requests${suffix}`, { throwIfNoEntry: false })?.size ?? 0;
-        // (the file and its log as they are on disk now, the log's slack included: a checkpoint is due at an eighth of the room)
-        expect(size('') + size('-wal')).toBeLessThanOrEqual(ROOM * 1.15);
-        await expectTrimmed(store.journal, 1, 2);
-      } finally {
-        await store.close();
-      }
+      await fn(store, db);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await store.close();
     }
-  });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+/** the journal's file and its write-ahead log, as they are on disk now */
+const onDisk = (db: string) => statSync(`${db}-requests`).size + (statSync(`${db}-requests-wal`, { throwIfNoEntry: false })?.size ?? 0);
 
-  it('rewrites a file left larger than the room once its trim has freed the pages', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-compact-'));
-    try {
-      const db = join(dir, 'p.db');
-      const store = openStore(db);
-      try {
-        // kept unbounded first (a pinvoice before --journal-max-bytes), then bounded
-        for (let b = 0; b < 60; b++) await store.journal.append(Array.from({ length: PER_BATCH }, (_, k) => entry(1, `/old/${b * PER_BATCH + k}`)), 10_000);
-        const onDisk = () => statSync(`${db}-requests`).size + (statSync(`${db}-requests-wal`, { throwIfNoEntry: false })?.size ?? 0);
-        expect(onDisk()).toBeGreaterThan(2 * ROOM);
-        await store.journal.append([entry(1, '/bounded')], 10_000, undefined, ROOM);
-        expect(onDisk()).toBeLessThanOrEqual(ROOM * 1.15);
-        expect((await listAll(store.journal, 1)).at(-1)?.path).toBe('/bounded');
-      } finally {
-        await store.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+describe.skipIf(ENGINE !== 'sqlite')('the journal file within --journal-max-bytes (SQLite)', () => {
+  it('keeps the file and its write-ahead log within the room, the noisy company’s oldest dropped and counted', () => withFileStore(async (store, db) => {
+    await fill(store.journal, 1, 2);
+    // (the log's slack included: a checkpoint is due at an eighth of the room)
+    expect(onDisk(db)).toBeLessThanOrEqual(ROOM * 1.15);
+    await expectTrimmed(store.journal, 1, 2);
+  }));
+
+  it('rewrites a file left larger than the room once its trim has freed the pages', () => withFileStore(async (store, db) => {
+    // kept unbounded first (a pinvoice before --journal-max-bytes), then bounded
+    for (let b = 0; b < 60; b++) await store.journal.append(Array.from({ length: PER_BATCH }, (_, k) => entry(1, `/old/${b * PER_BATCH + k}`)), 10_000);
+    expect(onDisk(db)).toBeGreaterThan(2 * ROOM);
+    await store.journal.append([entry(1, '/bounded')], 10_000, undefined, ROOM);
+    expect(onDisk(db)).toBeLessThanOrEqual(ROOM * 1.15);
+    expect((await listAll(store.journal, 1)).at(-1)?.path).toBe('/bounded');
+  }));
 });
 
 describe.skipIf(ENGINE !== 'postgres')('the journal within --journal-max-bytes (PostgreSQL)', () => {

@@ -63,6 +63,8 @@ const FORGET_BODIES = `WITH gone AS (DELETE FROM journal_bodies b WHERE b.sent_a
 const ENTRY_OVERHEAD = 64;
 const sizeOf = (entry: NewJournalEntry, detail: string): number =>
   ENTRY_OVERHEAD + entry.path.length + detail.length + (entry.request_body?.length ?? 0) + (typeof entry.response_body === 'string' ? entry.response_body.length : 0);
+/** entries gone from a company's window ($1 of them, $3 bytes, up to id $2), counted as dropped; $4 the company */
+const DROPPED_FROM_WINDOW = 'UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2), bytes = GREATEST(0, bytes - $3) WHERE company_id = $4';
 /** A trim frees this share of the room beyond what it must: the batches after it fit without another at once. */
 const TRIM_SLACK = 0.05;
 /** Under a full room, bodies no entry names go after this (a node trusts a ref it sent for RESEND_MS), at most once a second. */
@@ -142,7 +144,7 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
         freed += Number(row.size);
         upto = Math.max(upto, Number(row.id));
       }
-      await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2), bytes = GREATEST(0, bytes - $3) WHERE company_id = $4',
+      await run(DROPPED_FROM_WINDOW,
         [gone.length, upto, freed, companyId]);
       need -= freed;
     }
@@ -215,7 +217,7 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
           if (!boundary) continue;
           const [gone] = await rows(`WITH gone AS (DELETE FROM journal_entries WHERE company_id = $1 AND id <= $2 RETURNING size)
             SELECT count(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM gone`, [companyId, boundary.id]);
-          await run('UPDATE journal_state SET entries = entries - $1, dropped = dropped + $1, dropped_upto = GREATEST(dropped_upto, $2), bytes = GREATEST(0, bytes - $3) WHERE company_id = $4',
+          await run(DROPPED_FROM_WINDOW,
             [Number(gone?.n ?? 0), boundary.id, Number(gone?.bytes ?? 0), companyId]);
         }
         // the bodies no entry names any more, every half grace at most

@@ -371,8 +371,6 @@ export interface JournalWrites {
   append(entries: JournalInsert[], bodies: SharedBody[], keep: number, lost?: ReadonlyMap<number, number>, maxBytes?: number): void;
   clear(companyId: number): number;
   clearAll(): void;
-  /** drops the oldest entries of the company that keeps the most, counted, until the file's pages in use fit `maxBytes`; answers how many */
-  fit(maxBytes: number): number;
 }
 
 /**
@@ -384,7 +382,7 @@ const WAL_SHARE = 1 / 8;
 /** A trim frees this share of the room beyond what it must: the batches after it fit without another at once. */
 const TRIM_SLACK = 0.05;
 /** The room a journal's file pages may take of `maxBytes` (the rest is its write-ahead log's). */
-export const pagesRoom = (maxBytes: number): number => Math.floor(maxBytes * (1 - WAL_SHARE));
+const pagesRoom = (maxBytes: number): number => Math.floor(maxBytes * (1 - WAL_SHARE));
 
 /** What changes the journal, synchronously, each call in one transaction of its own (a savepoint inside the caller's). */
 export function createJournalWrites(db: Db): JournalWrites {
@@ -450,17 +448,16 @@ export function createJournalWrites(db: Db): JournalWrites {
    * Keeps the file's pages in use within the room of `maxBytes`: whole batches of the company that keeps
    * the most entries dropped, oldest first and counted (with the shared answers only they named, unless
    * the door may name them again without sending them: RESEND_MS), until what they held frees what is
-   * over and TRIM_SLACK more. A noisy company thus gives up its own
-   * past first; a quiet one keeps its entries until it is the one that keeps the most. Freed pages are
-   * SQLite's to reuse: the file grows no further.
+   * over and TRIM_SLACK more. A noisy company thus gives up its own past first; a quiet one keeps its
+   * entries until it is the one that keeps the most. Freed pages are SQLite's to reuse: the file grows
+   * no further.
    */
-  function fit(maxBytes: number): number {
+  function fit(maxBytes: number): void {
     const room = pagesRoom(maxBytes);
     const resent = Date.now() - 2 * RESEND_MS;
     let need = (pageCount.get()! - freePages.get()!) * pageSize - room;
-    if (need <= 0) return 0;
+    if (need <= 0) return;
     need += Math.ceil(room * TRIM_SLACK);
-    let dropped = 0;
     while (need > 0) {
       const company = fullest.get();
       if (!company) break;
@@ -476,9 +473,7 @@ export function createJournalWrites(db: Db): JournalWrites {
       }
       if (gone === 0) break;
       counted.run(gone, gone, upto, company.company_id);
-      dropped += gone;
     }
-    return dropped;
   }
 
   /** The write-ahead log's share of the room: checkpointed at it, and cut back to it (set again only when the room changes). */
@@ -554,7 +549,6 @@ export function createJournalWrites(db: Db): JournalWrites {
       append.immediate(entries, bodies, keep, lost, maxBytes);
       if (maxBytes !== undefined) compact(maxBytes);
     },
-    fit: db.transaction((maxBytes: number) => fit(maxBytes)),
     clear: (companyId) => clear.immediate(companyId),
     clearAll: db.transaction(() => {
       for (const table of ['journal_batches', 'journal_batch_invoices', 'journal_bodies']) db.prepare(`DELETE FROM ${table}`).run();
