@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BATCH_CHARS } from '../../src/server/journal/recorder.js';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { ENGINE } from '../support/engine.js';
 import { call, dbFor, killAll, mapLimit, pixBody, removeWorkDirs, startServe, workDir } from '../support/processes.js';
@@ -45,7 +46,9 @@ describe(`serve --journal-max-bytes (${ENGINE})`, () => {
     expect(kept.at(-1)).toBe(CREATES);
     if (ENGINE === 'sqlite') {
       const size = (suffix: string) => statSync(`${db}-requests${suffix}`, { throwIfNoEntry: false })?.size ?? 0;
-      expect(size('') + size('-wal')).toBeLessThanOrEqual(1024 ** 2 * 1.15);
+      // the room, and its slack: a batch (up to 256 KiB of bodies) is written before the trim that makes room for it,
+      // and the log keeps the size of its last transaction until the next one resets it
+      expect(size('') + size('-wal')).toBeLessThanOrEqual(1024 ** 2 + 2 * BATCH_CHARS);
     }
   });
 
