@@ -175,10 +175,13 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     gate();
     const client = await pool.connect().catch((error: unknown) => Promise.reject(failJournal(error)));
     let broken = false;
+    const pipeline = pipelined(client);
     try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
+      pipeline.send('BEGIN');
+      const result = await fn(pipeline);
+      await pipeline.query('COMMIT');
+      // (a statement sent without waiting that failed made that COMMIT a rollback: its error is the transaction's)
+      await pipeline.settled();
       return result;
     } catch (error) {
       const said = failJournal(error);

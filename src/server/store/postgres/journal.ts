@@ -8,6 +8,7 @@ import { entryDetail, type JournalFilter, type JournalReads, type JournalRow, ty
 import { RESET_JOURNAL } from '../clear-charges.js';
 import { createBodyRefs, RESEND_MS } from '../shared-bodies.js';
 import type { Row } from '../rows.js';
+import type { Pipelined } from './pipeline.js';
 import { prepared, type Queryable } from './repos.js';
 
 const JOURNAL_COLUMNS = ['id', 'company_id', 'at', 'sandbox_at', 'direction', 'method', 'path', 'status', 'invoice_id', 'duration_ms', 'request_body', 'response_body', 'detail', 'response_ref', 'size'] as const;
@@ -72,8 +73,38 @@ const PRESSED_GRACE_MS = 2 * RESEND_MS;
 
 const NO_STATE: JournalState = { dropped: 0, dropped_upto: 0 };
 
-/** Runs fn in a transaction of its own, on one connection of the pool (the store's faults translated). */
-export type RawTransaction = <T>(fn: (db: Queryable) => Promise<T>) => Promise<T>;
+/** Runs fn in a transaction of its own, on one connection of the pool, its statements pipelined (the store's faults translated). */
+export type RawTransaction = <T>(fn: (db: Pipelined) => Promise<T>) => Promise<T>;
+
+/** what the room holds: every company's entries and the bodies kept once */
+const USED_ROOM = 'SELECT (SELECT COALESCE(SUM(bytes), 0) FROM journal_state) + COALESCE((SELECT bodies FROM journal_room WHERE id = 1), 0) AS used';
+/** $2 entries lost before a batch of company $1: counted as dropped, their ids taken */
+const COUNT_LOST = `INSERT INTO journal_state (company_id, dropped, last_id) VALUES ($1, $2, $2)
+  ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped, last_id = journal_state.last_id + excluded.dropped`;
+/** $2 entries of $3 bytes added for company $1: what it keeps now, and its last id */
+const COUNT_ADDED = `INSERT INTO journal_state (company_id, entries, last_id, bytes) VALUES ($1, $2, $2, $3) ON CONFLICT (company_id)
+  DO UPDATE SET entries = journal_state.entries + excluded.entries, last_id = journal_state.last_id + excluded.entries, bytes = journal_state.bytes + excluded.bytes
+  RETURNING entries, last_id`;
+/** the answers sent once: a body new to the table adds its bytes to the room (xmax is 0 for a row inserted, not updated) */
+const KEEP_BODIES = `WITH kept AS (INSERT INTO journal_bodies (ref, body, sent_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+    ON CONFLICT (ref) DO UPDATE SET sent_at = excluded.sent_at RETURNING (xmax = 0) AS fresh, length(body) AS size)
+  UPDATE journal_room SET bodies = bodies + (SELECT COALESCE(SUM(size), 0) FROM kept WHERE fresh) WHERE id = 1`;
+const ENTRY_TYPES = ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text', 'text', 'int'];
+/** a batch's entries, a column of values each, in their order */
+const INSERT_ENTRIES = `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
+  SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${ENTRY_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
+    WITH ORDINALITY AS t(${JOURNAL_COLUMNS.join(', ')}, n) ORDER BY n`;
+/**
+ * Company $1's oldest $2 entries, gone and counted as dropped, in one statement. Every entry up to
+ * dropped_upto is gone already (each trim and fit takes the oldest): both scans are ranges of the key
+ * that start after them, not among the rows they left for the vacuum.
+ */
+const TRIM_WINDOW = `WITH lo AS (SELECT dropped_upto AS id FROM journal_state WHERE company_id = $1),
+  hi AS (SELECT MAX(id) AS id FROM (SELECT id FROM journal_entries WHERE company_id = $1 AND id > (SELECT id FROM lo) ORDER BY id LIMIT $2) oldest),
+  gone AS (DELETE FROM journal_entries WHERE company_id = $1 AND id > (SELECT id FROM lo) AND id <= (SELECT id FROM hi) RETURNING id, size)
+  UPDATE journal_state SET entries = entries - (SELECT count(*) FROM gone), dropped = dropped + (SELECT count(*) FROM gone),
+    dropped_upto = GREATEST(dropped_upto, (SELECT COALESCE(MAX(id), 0) FROM gone)), bytes = GREATEST(0, bytes - (SELECT COALESCE(SUM(size), 0) FROM gone))
+  WHERE company_id = $1`;
 
 /** `db` reads (the pool); `transaction` gives each batch and clear a transaction of its own. */
 export function createPgJournal(db: Queryable, transaction: RawTransaction): JournalStore {
@@ -111,6 +142,7 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
   };
   type Run = (sql: string, params?: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
   const forget = async (run: Run, before: number): Promise<number> => Number(((await run(FORGET_BODIES, [before])).rows[0] as Row | undefined)?.freed ?? 0);
+  const usedRoom = async (run: Run): Promise<number> => Number(((await run(USED_ROOM)).rows[0] as Row | undefined)?.used ?? 0);
 
   /**
    * Keeps what the journal holds within `maxBytes`: the entries' sizes, summed by company, and the bodies
@@ -119,9 +151,8 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
    * freed. (These are the bytes of what is kept: the tables' files are PostgreSQL's, which reuses the
    * space of rows deleted once its autovacuum has passed.)
    */
-  async function fit(run: Run, maxBytes: number, now: number): Promise<void> {
-    const used = (await run('SELECT (SELECT COALESCE(SUM(bytes), 0) FROM journal_state) + COALESCE((SELECT bodies FROM journal_room WHERE id = 1), 0) AS used')).rows[0] as Row;
-    let need = Number(used.used) - maxBytes;
+  async function fit(run: Run, maxBytes: number, now: number, used: number): Promise<void> {
+    let need = used - maxBytes;
     if (need <= 0) return;
     if (now - lastPressed > 1000) {
       lastPressed = now;
@@ -154,17 +185,17 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
     ...reads,
     append: (entries, keep, lost, maxBytes) => {
       let sending: { body: Buffer }[] = [];
+      // Three round trips, whatever the batch holds (the journal's lock is held from the first to the
+      // last): the lock, the lost and each company's count with the ids they give; then the rows, the
+      // trims and the room's reading; then the COMMIT. Only a room found full takes more (fit).
       return transaction(async (tx) => {
         if (entries.length === 0 && (lost?.size ?? 0) === 0) return;
-        const run = runOn(tx);
-        const rows = async (sql: string, params: unknown[]) => (await run(sql, params)).rows as Row[];
+        const send = (sql: string, params: unknown[]) => tx.send(prepared(sql, params));
+        const ask = async (sql: string, params: unknown[]) => (await tx.query(prepared(sql, params))).rows as Row[];
         // one batch at a time across the team: ids then commit in the order they were given
-        await run('SELECT pg_advisory_xact_lock(hashtext($1))', ['journal']);
+        send('SELECT pg_advisory_xact_lock(hashtext($1))', ['journal']);
         // the lost were before the batch, and take their ids with them (as on SQLite)
-        for (const [companyId, n] of lost ?? []) {
-          await run(`INSERT INTO journal_state (company_id, dropped, last_id) VALUES ($1, $2, $2)
-            ON CONFLICT (company_id) DO UPDATE SET dropped = journal_state.dropped + excluded.dropped, last_id = journal_state.last_id + excluded.dropped`, [companyId, n]);
-        }
+        for (const [companyId, n] of lost ?? []) send(COUNT_LOST, [companyId, n]);
         // each company's entries counted, and their ids given: its last id moves on by as many
         // (a detail's shared members written into it: an entry a row has nowhere to name them once)
         const details = entries.map((entry) => entryDetail(entry.detail, entry.detail_shared));
@@ -176,13 +207,10 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
           sum.bytes += sizes[k] as number;
           added.set(entry.company_id, sum);
         });
-        const counted = new Map<number, { entries: number; next: number }>();
-        for (const [companyId, { n, bytes }] of added) {
-          const [state] = await rows(`INSERT INTO journal_state (company_id, entries, last_id, bytes) VALUES ($1, $2, $2, $3) ON CONFLICT (company_id)
-            DO UPDATE SET entries = journal_state.entries + excluded.entries, last_id = journal_state.last_id + excluded.entries, bytes = journal_state.bytes + excluded.bytes
-            RETURNING entries, last_id`, [companyId, n, bytes]);
-          counted.set(companyId, { entries: Number(state?.entries ?? n), next: Number(state?.last_id ?? n) - n + 1 });
-        }
+        const counted = new Map(await Promise.all([...added].map(async ([companyId, { n, bytes }]) => {
+          const [state] = await ask(COUNT_ADDED, [companyId, n, bytes]);
+          return [companyId, { entries: Number(state?.entries ?? n), next: Number(state?.last_id ?? n) - n + 1 }] as const;
+        })));
         const ids = entries.map((entry) => (counted.get(entry.company_id) as { next: number }).next++);
         // an answer the server hands out again (a Buffer) goes once, by ref after (shared-bodies.ts)
         const now = Date.now();
@@ -190,42 +218,23 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
         const refs = entries.map((entry) => (Buffer.isBuffer(entry.response_body) ? refOf(entry.response_body, now, (ref, body) => bodies.push({ ref, body })) : null));
         // (a batch that fails is sent again whole: its bodies go with it again)
         sending = bodies;
-        if (bodies.length > 0) {
-          // (a body new to the table adds its bytes to the room: xmax is 0 for a row inserted, not updated)
-          await run(`WITH kept AS (INSERT INTO journal_bodies (ref, body, sent_at) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
-              ON CONFLICT (ref) DO UPDATE SET sent_at = excluded.sent_at RETURNING (xmax = 0) AS fresh, length(body) AS size)
-            UPDATE journal_room SET bodies = bodies + (SELECT COALESCE(SUM(size), 0) FROM kept WHERE fresh) WHERE id = 1`,
-          [bodies.map((b) => b.ref), bodies.map((b) => b.body.toString()), bodies.map(() => now)]);
-        }
+        if (bodies.length > 0) send(KEEP_BODIES, [bodies.map((b) => b.ref), bodies.map((b) => b.body.toString()), bodies.map(() => now)]);
         // one INSERT for the batch: a column of values each
         // (an answer's bytes become its text: a Buffer would go as bytea's hex)
         const value = (entry: NewJournalEntry, column: Exclude<(typeof JOURNAL_COLUMNS)[number], 'id' | 'response_ref' | 'detail' | 'size'>) =>
           column === 'response_body' && Buffer.isBuffer(entry.response_body) ? null : entry[column];
-        const columns = JOURNAL_COLUMNS.map((column) =>
-          column === 'id' ? ids : column === 'response_ref' ? refs : column === 'detail' ? details : column === 'size' ? sizes : entries.map((entry) => value(entry, column)));
-        const types = ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'int', 'bigint', 'float8', 'text', 'text', 'text', 'text', 'int'];
-        await run(
-          `INSERT INTO journal_entries (${JOURNAL_COLUMNS.join(', ')})
-           SELECT ${JOURNAL_COLUMNS.join(', ')} FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
-             WITH ORDINALITY AS t(${JOURNAL_COLUMNS.join(', ')}, n) ORDER BY n`,
-          columns,
-        );
-        for (const [companyId, { entries: kept }] of counted) {
-          const excess = kept - keep;
-          if (excess <= 0) continue;
-          const [boundary] = await rows('SELECT id FROM journal_entries WHERE company_id = $1 ORDER BY id LIMIT 1 OFFSET $2', [companyId, excess - 1]);
-          if (!boundary) continue;
-          const [gone] = await rows(`WITH gone AS (DELETE FROM journal_entries WHERE company_id = $1 AND id <= $2 RETURNING size)
-            SELECT count(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM gone`, [companyId, boundary.id]);
-          await run(DROPPED_FROM_WINDOW,
-            [Number(gone?.n ?? 0), boundary.id, Number(gone?.bytes ?? 0), companyId]);
-        }
+        send(INSERT_ENTRIES, JOURNAL_COLUMNS.map((column) =>
+          column === 'id' ? ids : column === 'response_ref' ? refs : column === 'detail' ? details : column === 'size' ? sizes : entries.map((entry) => value(entry, column))));
+        // each company's window kept to its newest `keep`
+        for (const [companyId, { entries: kept }] of counted) if (kept > keep) send(TRIM_WINDOW, [companyId, kept - keep]);
         // the bodies no entry names any more, every half grace at most
-        if (now - lastSweep > BODY_GRACE_MS / 2) {
-          lastSweep = now;
-          await forget(run, now - BODY_GRACE_MS);
-        }
-        if (maxBytes !== undefined) await fit(run, maxBytes, now);
+        const run = runOn(tx);
+        const swept = now - lastSweep > BODY_GRACE_MS / 2 ? ((lastSweep = now), forget(run, now - BODY_GRACE_MS)) : undefined;
+        const used = maxBytes === undefined ? undefined : usedRoom(run);
+        await swept;
+        if (maxBytes !== undefined) await fit(run, maxBytes, now, (await used) as number);
+        // (a statement sent without waiting that failed would make the COMMIT a rollback: its error is the batch's)
+        await tx.settled();
       }).catch((error: unknown) => {
         for (const { body } of sending) refOf.unsent(body);
         throw error;

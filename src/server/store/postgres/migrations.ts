@@ -310,4 +310,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TABLE IF NOT EXISTS journal_room (id INTEGER PRIMARY KEY CHECK (id = 1), bodies BIGINT NOT NULL DEFAULT 0);
   INSERT INTO journal_room (id, bodies) SELECT 1, COALESCE(SUM(length(body)), 0) FROM journal_bodies ON CONFLICT (id) DO NOTHING;
   `,
+  // 16: no foreign key from a journal entry to its company, for 14's reason, an entry a row: every
+  // request's entry locked its company's row (FOR KEY SHARE), and the nodes' batches, each its own
+  // transaction, made a MultiXact of each lock. pinvoice deletes no company; clear and clearCharges
+  // empty the journal's tables themselves.
+  `
+  ALTER TABLE journal_entries DROP CONSTRAINT IF EXISTS journal_entries_company_id_fkey;
+  `,
 ];
