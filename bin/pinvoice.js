@@ -12,5 +12,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   });
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
+  // `pinvoice serve --memory lean` keeps its heap lean from the first module on: what grows the young
+  // generation while it starts is never given back (src/base/lean-heap.ts; serve's action calls it again)
+  const memory = args.findLast((arg, i) => arg.startsWith('--memory=') || args[i - 1] === '--memory');
+  if (args[0] === 'serve' && (memory === 'lean' || memory === '--memory=lean')) (await import('../dist/base/lean-heap.js')).keepHeapLean();
   await import('../dist/main.js');
 }

@@ -50,7 +50,7 @@ __pinvoice_words() {
     " pix pay") __pinvoice_commands="" __pinvoice_flags="--profile --base-url --debug --no-color --json --utc --token-file --timeout --ca --cod-mun --yes -y --help -h" ;;
     " boleto") __pinvoice_commands="decode" __pinvoice_flags="--help -h" ;;
     " boleto decode") __pinvoice_commands="" __pinvoice_flags="--json --no-color --help -h" ;;
-    " serve") __pinvoice_commands="company ca token" __pinvoice_flags="--host --port --db --tls --public-host --allowed-host --token --seed --clock --write-env --fixtures --db-timeout --durability --pix-expiry --boleto-due-days --boleto-grace-days --rate-limit --journal --journal-max-bytes --postback-attempts --postback-base-delay --postback-timeout --metrics --metrics-token-file --log-format --help -h" ;;
+    " serve") __pinvoice_commands="company ca token" __pinvoice_flags="--host --port --db --tls --public-host --allowed-host --token --seed --clock --write-env --fixtures --db-timeout --durability --pix-expiry --boleto-due-days --boleto-grace-days --rate-limit --journal --journal-max-bytes --postback-attempts --postback-base-delay --postback-timeout --metrics --metrics-token-file --memory --log-format --help -h" ;;
     " serve company") __pinvoice_commands="add list" __pinvoice_flags="--help -h" ;;
     " serve company add") __pinvoice_commands="" __pinvoice_flags="--db --name --corporate-reason --cnpj --sign-with --json --help -h" ;;
     " serve company list") __pinvoice_commands="" __pinvoice_flags="--db --json --help -h" ;;
@@ -89,6 +89,7 @@ __pinvoice_value() {
     " webhooks listen --signed-with"|" webhooks verify --signed-with"|" serve company add --sign-with") __pinvoice_reply="words:secret token" ;;
     " serve --durability") __pinvoice_reply="words:process power" ;;
     " serve --metrics") __pinvoice_reply="words:on off" ;;
+    " serve --memory") __pinvoice_reply="words:fast lean" ;;
     " serve --log-format") __pinvoice_reply="words:text json" ;;
     " completion #1") __pinvoice_reply="words:bash zsh fish" ;;
     *) return 1 ;;

@@ -10,6 +10,7 @@ import { formatCnpj } from '../../domain/document.js';
 import { fixedSecretProblem } from '../../domain/secrets.js';
 import { checkWritablePath } from '../../base/env-file.js';
 import { allowedHostEntry } from '../../base/host-port.js';
+import { keepHeapLean } from '../../base/lean-heap.js';
 import { frozenClock } from '../../server/seeded.js';
 import { FixturesError } from '../../server/fixtures.js';
 import { KeyFolderError, ListenError, MetricsTokenError, SeedError, startServer, type RunningServer } from '../../server/serve.js';
@@ -142,6 +143,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const metrics = await metricsAccess(flags);
   const tell = await telling(flags, out);
   const stopped = untilSignal();
+  // this process is the server's alone: its heap may be kept near what it holds (base/lean-heap.ts)
+  const unleaned = flags.memory === 'lean' ? keepHeapLean() : () => undefined;
   const server = await start(flags, db, token, allowed, metrics, tell);
   await writeEnv(tell, flags, server, token);
   const unregister = registerServer(db, server.url, (line) => tell.say(line, 'warn'));
@@ -156,5 +159,6 @@ export async function serve(flags: ServeFlags): Promise<void> {
     await server.close();
   } finally {
     unregister();
+    unleaned();
   }
 }

@@ -9,10 +9,12 @@ import type { Status } from '../../domain/status.js';
 import { html, trusted, type SafeHtml } from '../html.js';
 
 const TIME_ZONE = 'America/Sao_Paulo';
-const dateTime = new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+// (made at the first page: a time zone's formatter maps ~6 MB of ICU's data into a serve that may never render one)
+let dateTime: Intl.DateTimeFormat | undefined;
 
 /** 2026-11-23T15:04:00Z → "23/11/2026, 12:04" (Brasília time). */
-export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
+export const formatDateTime = (iso: string) =>
+  (dateTime ??= new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })).format(new Date(iso));
 /** 2026-11-30 → "30/11/2026" (a calendar date, no time zone). */
 export const formatDate = (isoDate: string) => isoDate.split('-').reverse().join('/');
 
