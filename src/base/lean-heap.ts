@@ -19,14 +19,14 @@ export const YOUNG_BYTES = 8 * 1024 * 1024;
 
 const youngSize = (): number => v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 
-let stopLast: (() => void) | undefined;
+let active: (() => void) | undefined;
 
 /**
  * Sets the heap's growth for this process, until the returned stop (which leaves the flags where they
- * are). Called again, it takes over from the call before (bin/pinvoice.js calls it first, then serve).
+ * are). Called again while it runs, it changes nothing (bin/pinvoice.js calls it first, then serve).
  */
 export function keepHeapLean(): () => void {
-  stopLast?.();
+  if (active) return active;
   const check = () => {
     // (looked at once a collection is over: no step beyond the bound)
     const full = youngSize() * 2 > YOUNG_BYTES;
@@ -36,7 +36,9 @@ export function keepHeapLean(): () => void {
   // after each collection: the young generation grows only at the end of one
   const observer = new PerformanceObserver(check);
   observer.observe({ entryTypes: ['gc'] });
-  const stop = () => observer.disconnect();
-  stopLast = stop;
-  return stop;
+  active = () => {
+    observer.disconnect();
+    active = undefined;
+  };
+  return active;
 }

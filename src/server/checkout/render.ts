@@ -6,15 +6,13 @@ import type { PublicInvoice } from '../../api/schemas.js';
 import { formatDigitableLine } from '../../domain/boleto.js';
 import { formatBRL } from '../../domain/money.js';
 import type { Status } from '../../domain/status.js';
+import { brasiliaTime } from '../brasilia-time.js';
 import { html, trusted, type SafeHtml } from '../html.js';
 
-const TIME_ZONE = 'America/Sao_Paulo';
-// (made at the first page: a time zone's formatter maps ~6 MB of ICU's data into a serve that may never render one)
-let dateTime: Intl.DateTimeFormat | undefined;
+const dateTime = brasiliaTime({ day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 /** 2026-11-23T15:04:00Z → "23/11/2026, 12:04" (Brasília time). */
-export const formatDateTime = (iso: string) =>
-  (dateTime ??= new Intl.DateTimeFormat('pt-BR', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })).format(new Date(iso));
+export const formatDateTime = (iso: string) => dateTime(new Date(iso));
 /** 2026-11-30 → "30/11/2026" (a calendar date, no time zone). */
 export const formatDate = (isoDate: string) => isoDate.split('-').reverse().join('/');
 

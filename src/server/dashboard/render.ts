@@ -11,16 +11,14 @@ import type { Scenario } from '../../domain/scenarios.js';
 import { documentType, formatCnpj, formatCpf } from '../../domain/document.js';
 import { formatBRL } from '../../domain/money.js';
 import { canTransition, SANDBOX_ACTION_NAMES, SANDBOX_ACTIONS, type SandboxAction } from '../../domain/status.js';
+import { brasiliaTime } from '../brasilia-time.js';
 import { html, type SafeHtml } from '../html.js';
 
 type Html = SafeHtml;
 // (the server's own records, as its API answers them: the strict shapes of src/api)
 type ChargeRecord = Transaction;
 
-const ZONE = 'America/Sao_Paulo';
-// (made at the first page: a time zone's formatter maps ~6 MB of ICU's data into a serve that may never render one)
-let time: Intl.DateTimeFormat | undefined;
-const formatTime = (at: Date) => (time ??= new Intl.DateTimeFormat('pt-BR', { timeZone: ZONE, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })).format(at);
+const formatTime = brasiliaTime({ day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** An instant as a <time> the script shows in the browser's zone. */
 export function when(iso: unknown): Html | string {

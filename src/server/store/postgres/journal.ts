@@ -229,10 +229,14 @@ export function createPgJournal(db: Queryable, transaction: RawTransaction): Jou
         for (const [companyId, { entries: kept }] of counted) if (kept > keep) send(TRIM_WINDOW, [companyId, kept - keep]);
         // the bodies no entry names any more, every half grace at most
         const run = runOn(tx);
-        const swept = now - lastSweep > BODY_GRACE_MS / 2 ? ((lastSweep = now), forget(run, now - BODY_GRACE_MS)) : undefined;
-        const used = maxBytes === undefined ? undefined : usedRoom(run);
-        await swept;
-        if (maxBytes !== undefined) await fit(run, maxBytes, now, (await used) as number);
+        let swept: Promise<number> | undefined;
+        if (now - lastSweep > BODY_GRACE_MS / 2) {
+          lastSweep = now;
+          swept = forget(run, now - BODY_GRACE_MS);
+        }
+        // (both awaited together: after a failure both fail, and neither may go unheard)
+        const [, used] = await Promise.all([swept, maxBytes === undefined ? 0 : usedRoom(run)]);
+        if (maxBytes !== undefined) await fit(run, maxBytes, now, used);
         // (a statement sent without waiting that failed would make the COMMIT a rollback: its error is the batch's)
         await tx.settled();
       }).catch((error: unknown) => {
