@@ -208,6 +208,43 @@ describe('persistence', () => {
     }
   });
 
+  it.skipIf(ENGINE !== 'postgres')('migration 17 compresses the journal\'s texts with LZ4; entries compressed with pglz before read alike', async () => {
+    const db = join(dir, 'migrate-17.db');
+    const first = await startTestServer({ db });
+    const store = () => first.store as PostgresStore;
+    const lz4 = (await store().pool.query("SELECT 'lz4' = ANY (enumvals) AS has FROM pg_settings WHERE name = 'default_toast_compression'")).rows[0]?.has;
+    expect(lz4, 'the tests\' PostgreSQL (Debian\'s) is built with LZ4').toBe(true);
+    const methods = async (on: PostgresStore) => (await on.pool.query<{ column: string; method: string }>(
+      "SELECT attname AS column, attcompression AS method FROM pg_attribute WHERE attrelid IN ('journal_entries'::regclass, 'journal_bodies'::regclass) AND attname IN ('request_body', 'response_body', 'detail', 'body') ORDER BY 1",
+    )).rows.map((row) => `${row.column}:${row.method}`);
+    expect(await methods(store())).toEqual(['body:l', 'detail:l', 'request_body:l', 'response_body:l']);
+    // back to schema 16: pglz (PostgreSQL's default), and an entry written so
+    await store().pool.query(`ALTER TABLE journal_entries ALTER COLUMN request_body SET COMPRESSION pglz, ALTER COLUMN response_body SET COMPRESSION pglz,
+      ALTER COLUMN detail SET COMPRESSION pglz; ALTER TABLE journal_bodies ALTER COLUMN body SET COMPRESSION pglz; UPDATE pinvoice_schema SET version = 16`);
+    const before = await create(first, validPix());
+    const listed = (on: TestServer) => request(on, 'GET', '/api/v2/sandbox/requests?method=POST&path=/api/v2/invoices');
+    const old = (await listed(first)).body.data as { response_body: { data: { secureId: string } } }[];
+    expect(old).toHaveLength(1);
+    const compression = async (on: PostgresStore) => (await on.pool.query<{ method: string }>(
+      "SELECT pg_column_compression(response_body) AS method FROM journal_entries WHERE method = 'POST' ORDER BY id")).rows.map((row) => row.method);
+    expect(await compression(store())).toEqual(['pglz']);
+    await first.close();
+
+    const again = await startTestServer({ db, token: first.token });
+    try {
+      const on = again.store as PostgresStore;
+      expect(await methods(on)).toEqual(['body:l', 'detail:l', 'request_body:l', 'response_body:l']);
+      const after = await create(again, validPix());
+      const entries = (await listed(again)).body.data as typeof old;
+      expect(await compression(on)).toEqual(['pglz', 'lz4']);
+      // each reads back as the record answered
+      expect(entries.map((entry) => entry.response_body.data.secureId)).toEqual([before.secureId, after.secureId]);
+      expect(entries[0]?.response_body).toEqual(old[0]?.response_body);
+    } finally {
+      await again.close();
+    }
+  });
+
   it.skipIf(ENGINE !== 'sqlite')('migration 4 drops the hashes of card creates that earlier versions kept; their keys still replay', async () => {
     const db = join(dir, 'migrate-4.db');
     const first = await startTestServer({ db });
