@@ -78,6 +78,27 @@ describe('the balance invariant', () => {
   }, 120_000);
 });
 
+describe('the totals a create\'s events tell', () => {
+  it('a pix charge moves none: its event tells those before it; a card paid at once tells them after its payment', async () => {
+    const token = `pinv_test_create_totals_${Date.now()}`;
+    await addTestCompany(server, token, 'Totals Company');
+    const events = async (secureId: string) => (await request(server, 'GET', `/api/v2/invoices/${secureId}/events`, { token })).body.data as any[];
+    const paidCard = await create(server, charge(cardCharge(CARDS.approved), 5000), token);
+    expect(paidCard.status).toBe('paid');
+    const afterCard = paidCard.enterprise;
+    expect(afterCard.amount_invoice_total).toBe(5000);
+    expect(afterCard.balance_card).toBe(5000 - paidCard.fee.estimatedFee);
+    // every event of the paid card tells the totals with its payment counted (read after the movements)
+    const cardEvents = await events(paidCard.secureId);
+    expect(cardEvents.map((event) => event.event)).toEqual(['invoice.created', 'invoice.paid']);
+    for (const event of cardEvents) expect(event.payload.transaction.enterprise).toMatchObject(afterCard);
+    // a pix charge moves nothing: its answer and its event tell what the card left
+    const pix = await create(server, charge(validPix(), 1234), token);
+    expect(pix.enterprise).toMatchObject(afterCard);
+    expect((await events(pix.secureId))[0].payload.transaction.enterprise).toMatchObject(afterCard);
+  });
+});
+
 describe('card data at rest', () => {
   // the bytes of the SQLite file; PostgreSQL's files are not the test's to read
   it.skipIf(ENGINE !== 'sqlite')('the database file holds no card number and no security code', async () => {

@@ -2,12 +2,13 @@
 // SQLite one per transaction and one per read, at the repositories; PostgreSQL every statement sent
 // (a transaction's BEGIN and COMMIT too), whoever sends it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE, startTestServer, type TestServer } from '../support/server.js';
+import { ENGINE, request, startTestServer, validPix, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
   // no timers of the app (the expiry sweep, the idempotency purge) reading while a test counts
-  server = await startTestServer({ expiryCheckMs: 0, idempotencyPurgeMs: 0 });
+  // (and no journal: its batches are transactions of their own, written when its timer says)
+  server = await startTestServer({ expiryCheckMs: 0, idempotencyPurgeMs: 0, journal: 0 });
 });
 afterAll(() => server.close());
 
@@ -30,5 +31,21 @@ describe(`a store's round trips (${ENGINE})`, () => {
     // PostgreSQL: BEGIN, the two statements, COMMIT
     expect(await trips(work)).toBe(ENGINE === 'sqlite' ? 1 : 4);
     expect(Object.values(server.store.counts.faults)).toEqual([0, 0, 0, 0]);
+  });
+
+  it.skipIf(ENGINE !== 'postgres')('a pix create waits for two round trips on PostgreSQL: its BEGIN and reads, then its writes and COMMIT', async () => {
+    // the token's company kept, and the payer known (a new payer's insert is a round trip of its own)
+    expect((await request(server, 'POST', '/api/v2/invoices', { body: validPix() })).status).toBe(200);
+    const before = server.store.counts.writes;
+    const created = await request(server, 'POST', '/api/v2/invoices', { body: validPix() });
+    expect(created.status).toBe(200);
+    expect(server.store.counts.writes - before).toBe(2);
+    // what it wrote reads back whole: its timeline (its id given with the charge's) and its event
+    const got = await request(server, 'GET', `/api/v2/invoices/${created.body.data.secureId}`);
+    expect(got.body.timeline).toEqual(created.body.data.timeline);
+    expect(got.body.timeline).toMatchObject([{ status: 'pending' }]);
+    // the event tells the charge as it was made: its first timeline row (named by the id given)
+    const events = await request(server, 'GET', `/api/v2/invoices/${created.body.data.secureId}/events`);
+    expect(events.body.data).toMatchObject([{ event: 'invoice.created', payload: { transaction: { timeline: got.body.timeline } } }]);
   });
 });

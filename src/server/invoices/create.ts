@@ -40,8 +40,11 @@ export async function createInvoice(ctx: ServerContext, tx: Writes, company: Com
   const at = now.toISOString();
   const fee = computeFee(request.total_price_cents, company.fees[request.method]);
   const payer = { ...request.payer, cpf_cnpj: normalizeDocument(request.payer.cpf_cnpj) };
-  // asked together: on PostgreSQL one round trip
-  const [id, customer] = await Promise.all([tx.invoices.allocateId(), tx.invoices.upsertCustomer(company.id, payer.cpf_cnpj, at)]);
+  // asked together: on PostgreSQL one round trip, the create's only one before its COMMIT (the totals
+  // for its event, which a charge that is not paid at once does not move)
+  const [id, customer, totalsBefore] = await Promise.all([
+    tx.invoices.allocateId(), tx.invoices.upsertCustomer(company.id, payer.cpf_cnpj, at), tx.companies.totals(company.id, monthOf(now)),
+  ]);
   const data = methodData(ctx, company, request, id, now);
   const row: Invoice = {
     id,
@@ -67,7 +70,7 @@ export async function createInvoice(ctx: ServerContext, tx: Writes, company: Com
     paid_at: data.status === 'paid' ? at : null,
   };
   await tx.invoices.insert(row);
-  const added = await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true, by: ctx.actor }, customer);
+  const added = await enterStatus(tx, row, { status: data.status, note: data.note, at, created: true, by: ctx.actor, totalsBefore }, customer);
   // Everything the record shows was just written here; the company's totals were read for the event.
   const totals = added.totals ?? (await tx.companies.totals(company.id, monthOf(now)));
   return toTransaction(company, { invoice: row, customer, timeline: [added.timeline], refunds: [], movements: added.movements, totals });

@@ -26,6 +26,12 @@ export interface Entry {
   created?: boolean;
   /** the token whose request made the change; absent for what the server does by itself */
   by?: Access['token'];
+  /**
+   * the company's totals, read in this transaction before the change: when the change moves none (no
+   * movement, not paid), its event tells these instead of reading them again (on PostgreSQL a create
+   * then waits for no answer between its first round trip and its COMMIT)
+   */
+  totalsBefore?: CompanyTotals;
 }
 
 /** What entering a status added to the charge's lists, and the company's totals after it (when events read them). */
@@ -56,9 +62,10 @@ function movementsFor(row: Invoice, status: Status): MovementDraft[] {
  */
 export async function enterStatus(tx: Writes, row: Invoice, entry: Entry, customer?: Customer): Promise<Entered> {
   // Made in this order and awaited together with the event's reads: on PostgreSQL one round trip for all.
+  const drafts = movementsFor(row, entry.status);
   const added = Promise.all([
     tx.invoices.addTimeline(row.id, entry.status, entry.note, entry.at, entry.by ?? null),
-    Promise.all(movementsFor(row, entry.status).map((movement) =>
+    Promise.all(drafts.map((movement) =>
       tx.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method], created_at: entry.at }))),
     entry.status === 'paid' ? tx.invoices.countPaid(row.company_id, row.amount, entry.at) : undefined,
   ]);
@@ -69,7 +76,8 @@ export async function enterStatus(tx: Writes, row: Invoice, entry: Entry, custom
   const marks = entry.created && customer
     ? added.then(([timeline, movements]) => ({ upto: { timeline: timeline.id, refunds: 0, movements: movements.at(-1)?.id ?? 0 }, customer_updated_at: customer.updated_at }))
     : undefined;
-  const [[timeline, movements], totals] = await Promise.all([added, recordEvents(tx, row, types, entry.at, marks)]);
+  const unmoved = drafts.length === 0 && entry.status !== 'paid' ? entry.totalsBefore : undefined;
+  const [[timeline, movements], totals] = await Promise.all([added, recordEvents(tx, row, types, entry.at, marks, unmoved)]);
   return { timeline, movements, totals };
 }
 

@@ -20,14 +20,16 @@ type Marks = Pick<EventSnapshot, 'upto' | 'customer_updated_at'>;
 /**
  * Call inside the transaction, after the change, with the charge as the change left it. `marks` are
  * how far its lists go, when the caller knows (a new charge: they come with its inserts); otherwise
- * they are read. Answers the company's totals it read, for a caller that needs them too.
+ * they are read. `totals`: the company's totals as the change left them, when the caller knows (read
+ * earlier in the transaction, and moved by nothing since); otherwise they are read. Answers the
+ * company's totals, for a caller that needs them too.
  */
 export async function recordEvents(
-  tx: Writes, row: Invoice, types: readonly EventType[], at: string, marks?: Marks | Promise<Marks>,
+  tx: Writes, row: Invoice, types: readonly EventType[], at: string, marks?: Marks | Promise<Marks>, known?: CompanyTotals,
 ): Promise<CompanyTotals | undefined> {
   if (types.length === 0) return undefined;
   // both reads at once (on PostgreSQL in one round trip), the totals first, as they always were read
-  const [totals, upto] = await Promise.all([tx.companies.totals(row.company_id, monthOf(at)), marks ?? tx.invoices.marks(row.id)]);
+  const [totals, upto] = await Promise.all([known ?? tx.companies.totals(row.company_id, monthOf(at)), marks ?? tx.invoices.marks(row.id)]);
   const snapshot: EventSnapshot = {
     status: row.status,
     updated_at: row.updated_at,

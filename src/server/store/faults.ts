@@ -32,11 +32,16 @@ export class StoreFault extends Error {
 export interface StoreCounts {
   /** PostgreSQL: statements sent to the database; SQLite: transactions and reads at the repositories */
   trips: number;
+  /**
+   * PostgreSQL: the writes of transactions' statements to the database (those made until one is
+   * awaited go in one): the round trips transactions wait for; SQLite: 0
+   */
+  writes: number;
   /** the store's calls (reads, transactions) that failed with a StoreFault, by its code: also those refused at once (a database away) */
   faults: Record<FaultCode, number>;
 }
 
-export const createStoreCounts = (): StoreCounts => ({ trips: 0, faults: { store_unavailable: 0, insufficient_storage: 0, store_checking: 0, store_damaged: 0 } });
+export const createStoreCounts = (): StoreCounts => ({ trips: 0, writes: 0, faults: { store_unavailable: 0, insufficient_storage: 0, store_checking: 0, store_damaged: 0 } });
 
 /** Counts the error when it is a StoreFault; answers it unchanged. */
 export function countFault(counts: StoreCounts, error: unknown): unknown {

@@ -175,7 +175,7 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
     gate();
     const client = await pool.connect().catch((error: unknown) => Promise.reject(failJournal(error)));
     let broken = false;
-    const pipeline = pipelined(client);
+    const pipeline = pipelined(client, () => counts.writes++);
     try {
       pipeline.send('BEGIN');
       const result = await fn(pipeline);
@@ -302,7 +302,7 @@ export async function openPostgresStore(url: string, options: PgOptions = {}): P
       let broken = false;
       const last: string[] = [];
       const gathered = gatherChanges();
-      const pipeline = pipelined(client);
+      const pipeline = pipelined(client, () => counts.writes++);
       const tx = watchChanges(watchEvents(createPgRepos(pipeline, { beforeCommit: last, send: pipeline.send }), () => (recorded = true), () => (changed = true)), gathered);
       let what: Changed | undefined;
       try {

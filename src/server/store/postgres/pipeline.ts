@@ -2,7 +2,7 @@
 // are made with `pipeline: true`): a statement goes to the server when it is made, without waiting
 // for the answers of those before it, and the server runs them in order. A write whose answer nobody
 // reads (an insert of a row, a counter moved) is sent and not waited for: it travels with the next
-// statement that is, so a create is three round trips, not eight. Such a write that fails aborts the
+// statement that is, so a create is two round trips, not eight. Such a write that fails aborts the
 // transaction; its error, not the "transaction is aborted" of the statements after it, is the one
 // the transaction fails with.
 import type { Writable } from 'node:stream';
@@ -19,7 +19,8 @@ export interface Pipelined extends Queryable {
 /** The socket under a node-postgres client (not in its typings; absent in other drivers, and then nothing is held). */
 const socketOf = (client: pg.PoolClient): Writable | undefined => (client as unknown as { connection?: { stream?: Writable } }).connection?.stream;
 
-export function pipelined(client: pg.PoolClient): Pipelined {
+/** `written`: called at each write to the socket (the statements held since the last one go together). */
+export function pipelined(client: pg.PoolClient, written?: () => void): Pipelined {
   let failure: { error: unknown } | undefined;
   let last: Promise<unknown> = Promise.resolve();
   // The statements made until the work in hand awaits an answer are written at once: the socket is
@@ -30,6 +31,7 @@ export function pipelined(client: pg.PoolClient): Pipelined {
   const hold = () => {
     if (held || !socket) return;
     held = true;
+    written?.();
     socket.cork();
     process.nextTick(() => {
       held = false;

@@ -71,6 +71,9 @@ export function createPgRepos(db: Queryable, tail?: TransactionTail): Writes {
     ((await one(`SELECT t.balance_pix, t.balance_card, t.balance_bank_slip, t.paid_total,
         COALESCE((SELECT total FROM company_paid_months m WHERE m.company_id = t.company_id AND m.month = $1), 0) AS paid_month
       FROM company_totals t WHERE t.company_id = $2`, [month, companyId])) as unknown as CompanyTotals | undefined) ?? NO_TOTALS;
+  // A new charge's first timeline row: its id taken from the sequence with the charge's (one round
+  // trip), so that the row goes without waiting for its RETURNING (a create's event names it)
+  let firstTimeline: { invoiceId: number; id: number } | undefined;
   const findInvoice = (companyId: number, ref: string) =>
     /^\d{1,15}$/.test(ref)
       ? one('SELECT * FROM invoices WHERE company_id = $1 AND id = $2', [companyId, Number(ref)])
@@ -204,7 +207,10 @@ export function createPgRepos(db: Queryable, tail?: TransactionTail): Writes {
           await write("SELECT setval('invoices_id_seq', GREATEST($1, (SELECT last_value FROM invoices_id_seq)))", [wanted]);
           return wanted;
         }
-        return Number((await one("SELECT nextval('invoices_id_seq') AS id"))?.id);
+        const ids = await one("SELECT nextval('invoices_id_seq') AS id, nextval('timeline_id_seq') AS timeline");
+        const id = Number(ids?.id);
+        firstTimeline = { invoiceId: id, id: Number(ids?.timeline) };
+        return id;
       },
       async insert(invoice: NewInvoice) {
         await write(`INSERT INTO invoices (${INVOICE_COLUMNS.join(', ')}) VALUES (${INVOICE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
@@ -234,6 +240,12 @@ export function createPgRepos(db: Queryable, tail?: TransactionTail): Writes {
         [change.to, change.at, change.paid_at ?? null, change.refused_reason ?? null, textOrNull(change.card ?? null), change.id, change.from])) === 1;
       },
       async addTimeline(invoiceId: number, status: Status, note: string, at: string, by?: Access['token'] | null) {
+        const given = firstTimeline?.invoiceId === invoiceId ? firstTimeline.id : undefined;
+        firstTimeline = undefined;
+        if (given !== undefined) {
+          await write('INSERT INTO timeline (id, invoice_id, status, note, at, token_id) VALUES ($1, $2, $3, $4, $5, $6)', [given, invoiceId, status, note, at, by?.id ?? null]);
+          return { id: given, status, note, at, by: by?.name ?? null };
+        }
         const row = await one('INSERT INTO timeline (invoice_id, status, note, at, token_id) VALUES ($1, $2, $3, $4, $5) RETURNING id', [invoiceId, status, note, at, by?.id ?? null]);
         return { id: row?.id as number, status, note, at, by: by?.name ?? null };
       },
