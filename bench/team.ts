@@ -2,7 +2,9 @@
 //   - SQLite, one node (a temp file),
 //   - PostgreSQL, one node (a new database),
 //   - PostgreSQL, three nodes on one new database, the requests taken in turn by the three,
-//   - and, for information, the bare node:http baseline (bench/bare-server.ts, SQLite's bytes),
+//   - and, for information, the bare node:http baseline (bench/bare-server.ts, SQLite's bytes), one
+//     process and three (the requests taken in turn, as by the three nodes: what spreading them costs
+//     on this machine whatever the server does),
 // each store filled first with 1,000 pix charges through the API, under three loads: GET by secureId
 // over all 1,000 in turn, POST a pix charge (no Idempotency-Key), and a mix on the same connections of
 // 9 such GETs to 1 such create. Rounds (every target × load once each) in alternating order; the
@@ -154,7 +156,7 @@ function reportMedians(targets: Target[], runs: Runs): void {
 }
 
 /** The goals: each ratio the median of the rounds' own, beside the median rates (or CPU) it divides. */
-function reportGoals(bare: Target, sqlite: Target, one: Target, three: Target, runs: Runs): void {
+function reportGoals(bare: Target, bareThree: Target, sqlite: Target, one: Target, three: Target, runs: Runs): void {
   const of = (to: Target) => runs.get(to) as Record<Load, LoadResult[]>;
   const rate = (to: Target, load: Load) => median(of(to)[load].map((r) => r.rps));
   console.log('  goals (each ratio the median of the rounds\' ratios; the figures beside it, the medians above)');
@@ -174,6 +176,9 @@ function reportGoals(bare: Target, sqlite: Target, one: Target, three: Target, r
   const cpuRatio = ratioOf(cpuOf(three).map((c, i) => c / (cpuOf(one)[i] as number)));
   console.log(`    CPU a request of the mix, PostgreSQL three nodes ÷ one node: ${cpuRatio.text}, ${micros(median(cpuOf(three)))} ÷ ${micros(median(cpuOf(one)))}; ` +
     `goal ≤ ${GOALS.threeToOneCpu}: ${verdict(cpuRatio.median <= GOALS.threeToOneCpu)}`);
+  const bareRatio = ratioOf(cpuOf(bareThree).map((c, i) => c / (cpuOf(bare)[i] as number)));
+  console.log(`    CPU a request of the mix, bare node:http three processes ÷ one: ${bareRatio.text}, ${micros(median(cpuOf(bareThree)))} ÷ ${micros(median(cpuOf(bare)))}; ` +
+    'for information (the same spreading over processes, of a server that does nothing)');
   mixLine(three);
   mixLine(bare);
 }
@@ -191,8 +196,10 @@ await main(async () => {
   const created = await fetchBytes(`${sqliteNode.url}/api/v2/invoices`, { method: 'POST', headers: json, body: OTHER_PAYERS_CHARGE });
   const bareServer = await startBare(got, created);
   const bare: Target = { label: 'bare node:http', origins: [bareServer.url], pids: [bareServer.pid], secureIds: sqlite.secureIds };
+  const bareServers = [bareServer, await startBare(got, created), await startBare(got, created)];
+  const bareThree: Target = { label: 'bare node:http, three', origins: bareServers.map((s) => s.url), pids: bareServers.map((s) => s.pid), secureIds: sqlite.secureIds };
 
-  const targets = [bare, sqlite, one, three];
+  const targets = [bare, bareThree, sqlite, one, three];
   const worker = LoadWorker.start();
   atExit(() => worker.close());
   const [one1, one5, one15] = loadavg().map((value) => value.toFixed(2));
@@ -205,7 +212,7 @@ await main(async () => {
   const order = LOADS.flatMap((load) => targets.map((to): [Target, Load] => [to, load]));
   for (let r = 0; r < rounds; r++) await round(worker, r % 2 === 0 ? order : [...order].reverse(), runs, r);
   reportMedians(targets, runs);
-  reportGoals(bare, sqlite, one, three, runs);
+  reportGoals(bare, bareThree, sqlite, one, three, runs);
   const busiest = Math.max(...[...runs.values()].flatMap((byLoad) => LOADS.flatMap((load) => byLoad[load].map((r) => r.clientCpu))));
   console.log(`  the load generator's CPU: at most ${cpu(busiest)} of a core in any run (near 100%, it and not the server set the pace)`);
 

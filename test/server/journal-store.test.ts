@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { addCompany } from '../../src/server/seed.js';
 import { openStore } from '../../src/server/store/index.js';
+import { BODY_GRACE_MS, createJournalWrites, openJournalFile, type JournalInsert } from '../../src/server/store/sqlite/journal.js';
 import { PG_MIGRATIONS } from '../../src/server/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/server/store/postgres/index.js';
 import { postgresDatabase } from '../support/engine.js';
@@ -287,7 +288,7 @@ describe.skipIf(ENGINE !== 'sqlite')("a detail's shared members in the journal f
       const kept = file.prepare('SELECT ref, body FROM journal_bodies').all() as { ref: string; body: Buffer }[];
       const version = file.pragma('user_version', { simple: true });
       file.close();
-      expect(version).toBe(6);
+      expect(version).toBe(7);
       expect(kept.filter((row) => row.body.equals(findings))).toHaveLength(1);
       const ref = kept.find((row) => row.body.equals(findings))?.ref;
       const rows = JSON.parse(batch.entries) as unknown[][];
@@ -295,6 +296,89 @@ describe.skipIf(ENGINE !== 'sqlite')("a detail's shared members in the journal f
       expect(batch.entries).not.toContain('member1');
       expect(String(batch.bodies ?? '')).not.toContain('member1');
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The journal file's tables of the sixth form (user_version 6): a shared body's marks in its own row. */
+const SIXTH_FORM = `
+  CREATE TABLE journal_batches (batch INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, first_id INTEGER NOT NULL, last_id INTEGER NOT NULL, entries TEXT NOT NULL, bodies TEXT);
+  CREATE UNIQUE INDEX journal_batches_ids ON journal_batches(company_id, last_id);
+  CREATE TABLE journal_batch_invoices (company_id INTEGER NOT NULL, invoice_id INTEGER NOT NULL, last_id INTEGER NOT NULL, PRIMARY KEY (company_id, invoice_id, last_id)) WITHOUT ROWID;
+  CREATE TABLE journal_bodies (ref TEXT PRIMARY KEY, body BLOB NOT NULL, at INTEGER NOT NULL, batch INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+  CREATE INDEX journal_bodies_batch ON journal_bodies(batch);
+  CREATE TABLE journal_state (company_id INTEGER PRIMARY KEY, entries INTEGER NOT NULL DEFAULT 0, dropped INTEGER NOT NULL DEFAULT 0, dropped_upto INTEGER NOT NULL DEFAULT 0, last_id INTEGER NOT NULL DEFAULT 0);`;
+
+describe.skipIf(ENGINE !== 'sqlite')('a journal file of the sixth form (a shared body\'s marks in its own row)', () => {
+  it('keeps each shared body\'s marks beside it (version 7): the bytes written once, a new batch moving only its mark', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-v6-'));
+    try {
+      const db = join(dir, 'p.db');
+      const old = new Database(`${db}-requests`);
+      old.exec(SIXTH_FORM);
+      const sentAt = Date.now() - 5000;
+      old.prepare('INSERT INTO journal_batches (batch, company_id, first_id, last_id, entries) VALUES (9, 1, 1, 1, ?)')
+        .run(JSON.stringify([[1, 1000, 1005, 'in', 'GET', '/api/v2/invoices/77', 200, 77, 1, null, null, '{}', 'r1']]));
+      old.exec(`INSERT INTO journal_batch_invoices VALUES (1, 77, 1); INSERT INTO journal_bodies VALUES ('r1', CAST('{"id":77}' AS BLOB), ${sentAt}, 9);
+        INSERT INTO journal_state VALUES (1, 1, 0, 0, 1); PRAGMA user_version = 6`);
+      old.close();
+      const record = Buffer.from('{"id":78,"status":"pending"}');
+      const store = openStore(db);
+      try {
+        expect(await store.journal.get(1, 1)).toMatchObject({ invoice_id: 77, response_body: '{"id":77}' });
+        await store.journal.append([entry(1, '/api/v2/invoices/78', { response_body: record }), entry(1, '/api/v2/invoices/78', { response_body: record, status: 404 })], 100);
+        expect((await store.journal.list(1, {}, 0, 10)).map((row) => row.response_body)).toEqual(['{"id":77}', record.toString(), record.toString()]);
+      } finally {
+        await store.close();
+      }
+      const file = new Database(`${db}-requests`, { readonly: true });
+      try {
+        expect(file.pragma('user_version', { simple: true })).toBe(7);
+        // (r1 first, then the body this pinvoice sent)
+        const marks = file.prepare("SELECT ref, at, batch FROM journal_body_marks ORDER BY ref <> 'r1'").all() as { ref: string; at: number; batch: number }[];
+        const newest = (file.prepare('SELECT MAX(batch) AS batch FROM journal_batches').get() as { batch: number }).batch;
+        // r1's marks came along; the new body's mark names the batch that named it
+        expect(marks[0]).toEqual({ ref: 'r1', at: sentAt, batch: 9 });
+        expect(marks.slice(1)).toMatchObject([{ batch: newest }]);
+        const bodies = file.prepare("SELECT ref, body, batch FROM journal_bodies ORDER BY ref <> 'r1'").all() as { ref: string; body: Buffer; batch: number }[];
+        expect(bodies.map((row) => [row.ref, row.body.toString()])).toEqual([['r1', '{"id":77}'], [marks[1]?.ref, record.toString()]]);
+        // the bytes' own row is not moved by the batches that name it (nor is its index kept)
+        expect(bodies[1]?.batch).toBe(0);
+        expect(file.prepare("SELECT name FROM sqlite_master WHERE name = 'journal_bodies_batch'").get()).toBeUndefined();
+      } finally {
+        file.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(ENGINE !== 'sqlite')('a shared body in the journal file', () => {
+  it('is removed with its marks a minute after it was last sent once no batch names it; one a batch still names stays', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinvoice-journal-sweep-'));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-12-04T10:00:00Z'));
+      const { db } = openJournalFile(join(dir, 'p.db-requests'));
+      const writes = createJournalWrites(db);
+      const row = (path: string, ref: string | null): JournalInsert => [1, Date.now(), Date.now(), 'in', 'GET', path, 200, 7, 1, null, null, '{}', ref];
+      const sent = (ref: string) => ({ ref, body: Buffer.from(`{"ref":"${ref}"}`) });
+      // "old" named by the first batch only, "kept" by the last: a window of 2 drops the first
+      writes.append([row('/a', 'old')], [sent('old')], 2);
+      writes.append([row('/b', 'kept')], [sent('kept')], 2);
+      writes.append([row('/c', 'kept')], [], 2);
+      const refs = (table: string) => (db.prepare(`SELECT ref FROM ${table} ORDER BY ref`).all() as { ref: string }[]).map((r) => r.ref);
+      expect(refs('journal_bodies')).toEqual(['kept', 'old']);
+      // past the grace, the next batch sweeps: "old" goes, bytes and marks; "kept" stays
+      vi.setSystemTime(Date.now() + BODY_GRACE_MS + 1000);
+      writes.append([row('/d', null)], [], 2);
+      expect(refs('journal_bodies')).toEqual(['kept']);
+      expect(refs('journal_body_marks')).toEqual(['kept']);
+      db.close();
+    } finally {
+      vi.useRealTimers();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -25,10 +25,15 @@ import type { Db } from './database.js';
  * window, even while the rest of their batch is.
  *
  * journal_bodies holds answers that many entries share, once: a charge polled a thousand times answers
- * the same record, which the server keeps as one buffer; its entries name it by ref (journal-file.ts),
- * `batch` is the newest batch that names it, and a body whose batch is gone is removed a minute later.
+ * the same record, which the server keeps as one buffer; its entries name it by ref (journal-file.ts).
  * The members of a detail that many entries share (a proxy's findings of that record) are kept there
- * too, by their own ref (version 6): a batch of polls then hands the writer neither copy.
+ * too, by their own ref (version 6): a batch of polls then hands the writer neither copy. What changes
+ * of a body is kept beside it, in journal_body_marks (version 7): `at`, when its bytes were last sent,
+ * and `batch`, the newest batch that names it; a body whose batch is gone is removed a minute after
+ * it was last sent. (In journal_bodies' own row, the pointer moved by every batch rewrote the body's
+ * bytes each time: 14 µs a batch a body there, 2 beside it, most of what a lookup's entry cost the
+ * writer's thread when the lookups go over many charges. Its `at` and `batch` columns stay, unused:
+ * dropping them would copy every body of a version 6 file at the first start.)
  *
  * A batch's request and answer bodies are kept beside its JSON, one after the other in `bodies`, each
  * named in the JSON by its length (keptAside): a body is JSON text, full of quotes, and escaping it
@@ -39,7 +44,7 @@ import type { Db } from './database.js';
  * file is a seventh of the size (10,000 creates: 37.8 → 5.3 MB). The writer's thread pays about what
  * the pages saved had cost it (a create's entry: 66 → 68–70 CPU-µs), and a list reads as fast.
  */
-export const JOURNAL_VERSION = 6;
+export const JOURNAL_VERSION = 7;
 /**
  * The oldest journal this one reads as it is: version 5 only adds details kept aside, and version 6 a
  * detail's shared members named by ref (DETAIL_REF), which version 4 never wrote.
@@ -67,7 +72,12 @@ export const JOURNAL_SCHEMA = `
     at INTEGER NOT NULL,
     batch INTEGER NOT NULL DEFAULT 0
   ) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS journal_bodies_batch ON journal_bodies(batch);
+  CREATE TABLE IF NOT EXISTS journal_body_marks (
+    ref TEXT PRIMARY KEY,
+    at INTEGER NOT NULL,
+    batch INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS journal_body_marks_batch ON journal_body_marks(batch);
   CREATE TABLE IF NOT EXISTS journal_state (
     company_id INTEGER PRIMARY KEY,
     entries INTEGER NOT NULL DEFAULT 0,
@@ -107,6 +117,11 @@ const RENUMBER_BY_COMPANY = `
   DROP TABLE journal_batch_invoices_global;
   DROP TABLE IF EXISTS journal_seq;
 `;
+/** A journal of version 6 or before to the seventh: each shared body's marks copied beside it. */
+const MARKS_BESIDE_BODIES = `
+  INSERT OR IGNORE INTO journal_body_marks (ref, at, batch) SELECT ref, at, batch FROM journal_bodies;
+  DROP INDEX IF EXISTS journal_bodies_batch;
+`;
 /** The tables of the first journal files (an entry a row), replaced by JOURNAL_SCHEMA's. */
 const FIRST_TABLES = ['journal_entries', 'journal_bodies', 'journal_state'];
 
@@ -125,6 +140,8 @@ function makeJournalTables(db: Db): string | undefined {
     if (version === 2 && has('journal_batches')) db.exec('ALTER TABLE journal_batches ADD COLUMN bodies TEXT');
     if ((version === 2 || version === 3) && has('journal_batches')) db.exec(RENUMBER_BY_COMPANY);
     db.exec(JOURNAL_SCHEMA);
+    // (version 7: the bodies' marks beside them; journal_bodies' own go unused, their index with them)
+    if (version < 7) db.exec(MARKS_BESIDE_BODIES);
     if (version < JOURNAL_VERSION) db.pragma(`user_version = ${JOURNAL_VERSION}`);
     return old ? 'the journal was kept an entry a row by an earlier pinvoice; it was begun anew in batches' : undefined;
   }).immediate();
@@ -388,9 +405,13 @@ const pagesRoom = (maxBytes: number): number => Math.floor(maxBytes * (1 - WAL_S
 export function createJournalWrites(db: Db): JournalWrites {
   const insert = db.prepare<[number, number, number, string, string | Buffer | null]>('INSERT INTO journal_batches (company_id, first_id, last_id, entries, bodies) VALUES (?, ?, ?, ?, ?)');
   const charged = db.prepare<[number, number, number]>('INSERT OR IGNORE INTO journal_batch_invoices (company_id, invoice_id, last_id) VALUES (?, ?, ?)');
-  const keepBody = db.prepare<[string, Buffer | Uint8Array, number]>('INSERT INTO journal_bodies (ref, body, at) VALUES (?, ?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at');
-  const named = db.prepare<[number | bigint, string]>('UPDATE journal_bodies SET batch = ? WHERE ref = ?');
-  const forgetBodies = db.prepare<[number]>('DELETE FROM journal_bodies WHERE at < ? AND NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.batch = journal_bodies.batch)');
+  // a body's bytes written once; its marks beside it (version 7)
+  const keepBytes = db.prepare<[string, Buffer | Uint8Array, number]>('INSERT INTO journal_bodies (ref, body, at) VALUES (?, ?, ?) ON CONFLICT (ref) DO NOTHING');
+  const keepMarks = db.prepare<[string, number]>('INSERT INTO journal_body_marks (ref, at) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at');
+  const named = db.prepare<[number | bigint, string]>('UPDATE journal_body_marks SET batch = ? WHERE ref = ?');
+  const UNNAMED = 'at < ? AND NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.batch = journal_body_marks.batch)';
+  const forgetBytes = db.prepare<[number]>(`DELETE FROM journal_bodies WHERE ref IN (SELECT ref FROM journal_body_marks WHERE ${UNNAMED})`);
+  const forgetMarks = db.prepare<[number]>(`DELETE FROM journal_body_marks WHERE ${UNNAMED}`);
   const forgetCharged = db.prepare(`DELETE FROM journal_batch_invoices
     WHERE NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.company_id = journal_batch_invoices.company_id AND b.last_id = journal_batch_invoices.last_id)`);
   let lastSweep = Date.now();
@@ -419,7 +440,15 @@ export function createJournalWrites(db: Db): JournalWrites {
   const oldestSized = db.prepare<[number, number, number], { batch: number; last_id: number; first_id: number; size: number }>(
     'SELECT batch, last_id, first_id, octet_length(entries) + COALESCE(octet_length(bodies), 0) AS size FROM journal_batches WHERE company_id = ? AND last_id > ? ORDER BY last_id LIMIT ?');
   // (a body named by a batch that goes, unless the door may still name it without sending it again)
-  const forgetNamed = db.prepare<[number, number], number>('DELETE FROM journal_bodies WHERE batch = ? AND at < ? RETURNING octet_length(body)').pluck();
+  const forgetNamedBytes = db.prepare<[number, number], number>(
+    'DELETE FROM journal_bodies WHERE ref IN (SELECT ref FROM journal_body_marks WHERE batch = ? AND at < ?) RETURNING octet_length(body)').pluck();
+  const forgetNamedMarks = db.prepare<[number, number]>('DELETE FROM journal_body_marks WHERE batch = ? AND at < ?');
+  /** the bodies only batch `batch` named, unless sent since `resent`: gone, their bytes answered */
+  const forgetNamed = (batch: number, resent: number): number[] => {
+    const freed = forgetNamedBytes.all(batch, resent);
+    forgetNamedMarks.run(batch, resent);
+    return freed;
+  };
   let walFor = 0;
 
   /** Keeps the company's newest `keep`: whole batches dropped oldest first, the last one cut by dropped_upto. */
@@ -468,7 +497,7 @@ export function createJournalWrites(db: Db): JournalWrites {
         gone += batch.last_id - Math.max(batch.first_id, upto + 1) + 1;
         upto = batch.last_id;
         need -= batch.size;
-        for (const bytes of forgetNamed.all(batch.batch, resent)) need -= bytes;
+        for (const bytes of forgetNamed(batch.batch, resent)) need -= bytes;
         if (need <= 0) break;
       }
       if (gone === 0) break;
@@ -499,14 +528,18 @@ export function createJournalWrites(db: Db): JournalWrites {
   function sweep(now: number): void {
     if (now - lastSweep <= BODY_GRACE_MS / 2) return;
     lastSweep = now;
-    forgetBodies.run(now - BODY_GRACE_MS);
+    forgetBytes.run(now - BODY_GRACE_MS);
+    forgetMarks.run(now - BODY_GRACE_MS);
     forgetCharged.run();
   }
 
   const append = db.transaction((entries: JournalInsert[], bodies: SharedBody[], keep: number, lost?: ReadonlyMap<number, number>, maxBytes?: number) => {
     const now = Date.now();
     // (a Buffer handed to the writer's thread arrives as a plain Uint8Array, which SQLite does not bind)
-    for (const { ref, body } of bodies) keepBody.run(ref, Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength), now);
+    for (const { ref, body } of bodies) {
+      keepBytes.run(ref, Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength), now);
+      keepMarks.run(ref, now);
+    }
     sweep(now);
     // the lost were before the batch: their ids first
     for (const [companyId, n] of lost ?? []) lostOnly.run(companyId, n, n);
@@ -551,7 +584,7 @@ export function createJournalWrites(db: Db): JournalWrites {
     },
     clear: (companyId) => clear.immediate(companyId),
     clearAll: db.transaction(() => {
-      for (const table of ['journal_batches', 'journal_batch_invoices', 'journal_bodies']) db.prepare(`DELETE FROM ${table}`).run();
+      for (const table of ['journal_batches', 'journal_batch_invoices', 'journal_bodies', 'journal_body_marks']) db.prepare(`DELETE FROM ${table}`).run();
       db.prepare(RESET_JOURNAL).run();
     }),
   };
