@@ -1,4 +1,6 @@
-// What the inspector's journal costs the API: GET one charge and POST a pix charge on `pinvoice serve`
+// What the inspector's journal costs the API: GET one charge, GET over 1,000 charges in turn (each
+// read once before: cached lookups too, but each entry names another kept record) and POST a pix
+// charge on `pinvoice serve`
 // with the journal on (the default, 10,000 entries a company) against `--journal 0`, in one run, with
 // the same load (bench/load.ts's worker). Both servers run side by side for the whole run, each on its
 // own database, and are loaded in turn, never together: sixteen adjacent pairs of short runs, the order
@@ -7,8 +9,9 @@
 // of runs seconds apart sees the same machine, and the median sets aside the pairs a jump split.
 // With eight pairs the median itself moved by ±0.1 between runs of one build; sixteen halve that
 // spread's share, and the middle half of the pairs' ratios is printed beside it.
-//   GET with the journal ÷ without     goal ≥ 0.9×
-//   POST with the journal ÷ without    goal ≥ 0.9×
+//   GET with the journal ÷ without                      goal ≥ 0.9×
+//   GET over 1,000 charges with the journal ÷ without   goal ≥ 0.9× (the same goal: cached lookups)
+//   POST with the journal ÷ without                     goal ≥ 0.9×
 // The journal's window is full (entries dropped, counted) after the first runs, so the figures are
 // those of a journal that trims as it goes. Informational: exits 0 unless a request failed.
 //   npm run bench   (builds first; or: npx tsx bench/journal.ts [--connections 32] [--duration 2] [--warmup 0.5] [--pairs 16])
@@ -33,6 +36,8 @@ if (!(connections >= 1 && durationMs > 0 && warmupMs >= 0 && Number.isInteger(pa
   throw new Error('--connections ≥ 1, --duration > 0, --warmup ≥ 0 (seconds) and --pairs a whole number ≥ 1');
 }
 const GOAL = 0.9;
+/** the charges the spread GETs take in turn */
+const SPREAD = 1000;
 
 await main(async () => {
   const dir = tempDir();
@@ -46,6 +51,7 @@ await main(async () => {
     label: string;
     serve: ServeProcess;
     get: RequestSpec;
+    spread: RequestSpec;
     post: RequestSpec;
   }
   async function side(journal: boolean): Promise<Side> {
@@ -53,18 +59,32 @@ await main(async () => {
     atExit(() => void serve.stop().catch(() => undefined));
     const created = await fetchBytes(`${serve.url}/api/v2/invoices`, { method: 'POST', headers: json, body: PIX_CHARGE });
     const { secureId } = (JSON.parse(created.toString()) as { data: { secureId: string } }).data;
+    // SPREAD more, read once each (a worker of its own: its record of secureIds is this store's alone)
+    const filler = LoadWorker.start();
+    atExit(() => filler.close());
+    await filler.fill({ origin: serve.url, token: TOKEN, body: PIX_CHARGE, to: SPREAD, clients: connections, payEvery: SPREAD + 1, progressMs: 60_000 });
+    const spread = (await filler.sample('first', SPREAD, true)).map((id) => `${serve.url}/api/v2/invoices/${id}`);
+    await filler.load('the first reads', { method: 'GET', headers: auth, url: spread }, { connections, warmupMs: 0, requests: SPREAD });
+    filler.close();
     return {
       label: journal ? 'journal on' : 'journal off',
       serve,
       get: { method: 'GET', headers: auth, url: `${serve.url}/api/v2/invoices/${secureId}` },
+      spread: { method: 'GET', headers: auth, url: spread },
       post: { method: 'POST', headers: json, body: PIX_CHARGE, url: `${serve.url}/api/v2/invoices` },
     };
   }
   const off = await side(false);
   const on = await side(true);
 
-  console.log(`journal: ${pairs} pairs of ${durationMs / 1000} s runs (after ${warmupMs / 1000} s warm-up each), ${connections} connections; GET one charge, POST a pix charge`);
-  for (const [name, pick] of [['GET /api/v2/invoices/{secureId}', (s: Side) => s.get], ['POST /api/v2/invoices', (s: Side) => s.post]] as const) {
+  console.log(`journal: ${pairs} pairs of ${durationMs / 1000} s runs (after ${warmupMs / 1000} s warm-up each), ${connections} connections; ` +
+    `GET one charge, GET over ${SPREAD.toLocaleString('en-US')} charges in turn, POST a pix charge`);
+  const loads = [
+    ['GET /api/v2/invoices/{secureId}', (s: Side) => s.get],
+    [`GET /api/v2/invoices/{secureId}, ${SPREAD.toLocaleString('en-US')} charges in turn`, (s: Side) => s.spread],
+    ['POST /api/v2/invoices', (s: Side) => s.post],
+  ] as const;
+  for (const [name, pick] of loads) {
     console.log(`  ${name}`);
     const ratios: number[] = [];
     const rates = { on: [] as number[], off: [] as number[] };
