@@ -63,11 +63,12 @@ function movementsFor(row: Invoice, status: Status): MovementDraft[] {
 export async function enterStatus(tx: Writes, row: Invoice, entry: Entry, customer?: Customer): Promise<Entered> {
   // Made in this order and awaited together with the event's reads: on PostgreSQL one round trip for all.
   const drafts = movementsFor(row, entry.status);
+  const paid = entry.status === 'paid';
   const added = Promise.all([
     tx.invoices.addTimeline(row.id, entry.status, entry.note, entry.at, entry.by ?? null),
     Promise.all(drafts.map((movement) =>
       tx.invoices.addMovement({ ...movement, company_id: row.company_id, invoice_id: row.id, balance: BALANCE_OF[row.method], created_at: entry.at }))),
-    entry.status === 'paid' ? tx.invoices.countPaid(row.company_id, row.amount, entry.at) : undefined,
+    paid ? tx.invoices.countPaid(row.company_id, row.amount, entry.at) : undefined,
   ]);
   const types: EventType[] = entry.created ? ['invoice.created'] : [];
   const event = EVENT_OF_STATUS[entry.status];
@@ -76,7 +77,8 @@ export async function enterStatus(tx: Writes, row: Invoice, entry: Entry, custom
   const marks = entry.created && customer
     ? added.then(([timeline, movements]) => ({ upto: { timeline: timeline.id, refunds: 0, movements: movements.at(-1)?.id ?? 0 }, customer_updated_at: customer.updated_at }))
     : undefined;
-  const unmoved = drafts.length === 0 && entry.status !== 'paid' ? entry.totalsBefore : undefined;
+  // (the totals move with a movement and with a payment's count, nothing else here)
+  const unmoved = drafts.length === 0 && !paid ? entry.totalsBefore : undefined;
   const [[timeline, movements], totals] = await Promise.all([added, recordEvents(tx, row, types, entry.at, marks, unmoved)]);
   return { timeline, movements, totals };
 }

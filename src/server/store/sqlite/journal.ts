@@ -409,9 +409,18 @@ export function createJournalWrites(db: Db): JournalWrites {
   const keepBytes = db.prepare<[string, Buffer | Uint8Array, number]>('INSERT INTO journal_bodies (ref, body, at) VALUES (?, ?, ?) ON CONFLICT (ref) DO NOTHING');
   const keepMarks = db.prepare<[string, number]>('INSERT INTO journal_body_marks (ref, at) VALUES (?, ?) ON CONFLICT (ref) DO UPDATE SET at = excluded.at');
   const named = db.prepare<[number | bigint, string]>('UPDATE journal_body_marks SET batch = ? WHERE ref = ?');
-  const UNNAMED = 'at < ? AND NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.batch = journal_body_marks.batch)';
-  const forgetBytes = db.prepare<[number]>(`DELETE FROM journal_bodies WHERE ref IN (SELECT ref FROM journal_body_marks WHERE ${UNNAMED})`);
-  const forgetMarks = db.prepare<[number]>(`DELETE FROM journal_body_marks WHERE ${UNNAMED}`);
+  /** the bodies whose marks meet `where`, gone with their marks: answers the bytes each freed */
+  const forgetting = <P extends unknown[]>(where: string) => {
+    const bytes = db.prepare<P, number>(`DELETE FROM journal_bodies WHERE ref IN (SELECT ref FROM journal_body_marks WHERE ${where}) RETURNING octet_length(body)`).pluck();
+    const marks = db.prepare<P>(`DELETE FROM journal_body_marks WHERE ${where}`);
+    return (...params: P): number[] => {
+      const freed = bytes.all(...params);
+      marks.run(...params);
+      return freed;
+    };
+  };
+  // (sent longer ago than the grace, and named by no batch left)
+  const forgetBodies = forgetting<[number]>('at < ? AND NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.batch = journal_body_marks.batch)');
   const forgetCharged = db.prepare(`DELETE FROM journal_batch_invoices
     WHERE NOT EXISTS (SELECT 1 FROM journal_batches b WHERE b.company_id = journal_batch_invoices.company_id AND b.last_id = journal_batch_invoices.last_id)`);
   let lastSweep = Date.now();
@@ -440,15 +449,7 @@ export function createJournalWrites(db: Db): JournalWrites {
   const oldestSized = db.prepare<[number, number, number], { batch: number; last_id: number; first_id: number; size: number }>(
     'SELECT batch, last_id, first_id, octet_length(entries) + COALESCE(octet_length(bodies), 0) AS size FROM journal_batches WHERE company_id = ? AND last_id > ? ORDER BY last_id LIMIT ?');
   // (a body named by a batch that goes, unless the door may still name it without sending it again)
-  const forgetNamedBytes = db.prepare<[number, number], number>(
-    'DELETE FROM journal_bodies WHERE ref IN (SELECT ref FROM journal_body_marks WHERE batch = ? AND at < ?) RETURNING octet_length(body)').pluck();
-  const forgetNamedMarks = db.prepare<[number, number]>('DELETE FROM journal_body_marks WHERE batch = ? AND at < ?');
-  /** the bodies only batch `batch` named, unless sent since `resent`: gone, their bytes answered */
-  const forgetNamed = (batch: number, resent: number): number[] => {
-    const freed = forgetNamedBytes.all(batch, resent);
-    forgetNamedMarks.run(batch, resent);
-    return freed;
-  };
+  const forgetNamed = forgetting<[number, number]>('batch = ? AND at < ?');
   let walFor = 0;
 
   /** Keeps the company's newest `keep`: whole batches dropped oldest first, the last one cut by dropped_upto. */
@@ -528,8 +529,7 @@ export function createJournalWrites(db: Db): JournalWrites {
   function sweep(now: number): void {
     if (now - lastSweep <= BODY_GRACE_MS / 2) return;
     lastSweep = now;
-    forgetBytes.run(now - BODY_GRACE_MS);
-    forgetMarks.run(now - BODY_GRACE_MS);
+    forgetBodies(now - BODY_GRACE_MS);
     forgetCharged.run();
   }
 
