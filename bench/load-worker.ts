@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FillOptions, FillProgress, FillResult, LoadOptions, LoadResult, LoadSpec, WorkerReply, WorkerRequest } from './load.js';
 import { MARK_EVERY } from './load.js';
-import { clusterCpuSeconds, cpuSeconds } from './proc.js';
+import { clusterCpuSeconds, cpuSeconds, mainThreadSeconds } from './proc.js';
 import { RawConnection, rawTarget, type RawAnswer, type RawTarget } from '../tools/raw-client.js';
 
 const TIMEOUT_MS = 30_000;
@@ -75,9 +75,9 @@ async function load(spec: LoadSpec, options: LoadOptions): Promise<LoadResult> {
   const from = performance.now() + options.warmupMs;
   const to = options.durationMs === undefined ? Infinity : from + options.durationMs;
   // CPU use over the measured span: read when it starts, and when the last measured answer comes.
-  let cpuAt: { client: NodeJS.CpuUsage; server?: number; postgres?: number } | undefined;
+  let cpuAt: { client: NodeJS.CpuUsage; server?: number; main?: { onCore: number; waiting: number }; postgres?: number } | undefined;
   const startTimer = setTimeout(
-    () => (cpuAt = { client: process.cpuUsage(), server: cpuSeconds(options.watchPid), postgres: clusterCpuSeconds(options.watchPostgres) }),
+    () => (cpuAt = { client: process.cpuUsage(), server: cpuSeconds(options.watchPid), main: mainThreadSeconds(options.watchPid), postgres: clusterCpuSeconds(options.watchPostgres) }),
     options.warmupMs,
   );
 
@@ -121,6 +121,7 @@ async function load(spec: LoadSpec, options: LoadOptions): Promise<LoadResult> {
   clearTimeout(startTimer);
   const client = cpuAt ? process.cpuUsage(cpuAt.client) : undefined;
   const serverNow = cpuSeconds(options.watchPid);
+  const mainNow = mainThreadSeconds(options.watchPid);
   const postgresNow = clusterCpuSeconds(options.watchPostgres);
   for (const { socket } of connections) socket.close();
 
@@ -143,6 +144,7 @@ async function load(spec: LoadSpec, options: LoadOptions): Promise<LoadResult> {
     sample,
     clientCpu: client ? (client.user + client.system) / 1e6 / seconds : 0,
     serverCpu: cpuAt?.server !== undefined && serverNow !== undefined ? (serverNow - cpuAt.server) / seconds : undefined,
+    serverMain: cpuAt?.main && mainNow ? { onCore: (mainNow.onCore - cpuAt.main.onCore) / seconds, waiting: (mainNow.waiting - cpuAt.main.waiting) / seconds } : undefined,
     postgresCpu: cpuAt?.postgres !== undefined && postgresNow !== undefined ? (postgresNow - cpuAt.postgres) / seconds : undefined,
   };
 }

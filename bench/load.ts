@@ -63,6 +63,11 @@ export interface LoadResult {
   /** CPU use over the measured span, 1 = one core busy */
   clientCpu: number;
   serverCpu?: number;
+  /**
+   * the watched processes' main threads (summed, 1 = one thread all the time): on a core, and
+   * runnable but waiting for one; undefined where /proc/<pid>/schedstat is not
+   */
+  serverMain?: { onCore: number; waiting: number };
   /** the PostgreSQL cluster's, when watchPostgres was given */
   postgresCpu?: number;
 }

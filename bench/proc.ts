@@ -41,6 +41,27 @@ export function clusterCpuSeconds(postmaster: number | undefined): number | unde
   return ticks / 100;
 }
 
+/**
+ * The main threads of processes (by pid, summed), from /proc/<pid>/schedstat (the thread the pid
+ * names): seconds on a core, and seconds runnable but waiting for one (the scheduler's run_delay). A
+ * thread busy on-core plus waiting near 100% is saturated, whatever its CPU share says.
+ */
+export function mainThreadSeconds(pid: number | number[] | undefined): { onCore: number; waiting: number } | undefined {
+  if (pid === undefined) return undefined;
+  const total = { onCore: 0, waiting: 0 };
+  for (const one of Array.isArray(pid) ? pid : [pid]) {
+    let fields: string[];
+    try {
+      fields = readFileSync(`/proc/${one}/schedstat`, 'utf8').trim().split(' ');
+    } catch {
+      return undefined;
+    }
+    total.onCore += Number(fields[0]) / 1e9;
+    total.waiting += Number(fields[1]) / 1e9;
+  }
+  return total;
+}
+
 /** CPU seconds of the children of this process that have ended and been waited for (cutime + cstime). */
 export function endedChildrenCpuSeconds(): number | undefined {
   const fields = statFields('self');

@@ -7,12 +7,19 @@
 //     on this machine whatever the server does),
 // each store filled first with 1,000 pix charges through the API, under three loads: GET by secureId
 // over all 1,000 in turn, POST a pix charge (no Idempotency-Key), and a mix on the same connections of
-// 9 such GETs to 1 such create. Rounds (every target × load once each) in alternating order; the
-// figures are medians of the rounds. Goals, each printed beside the absolute rates it divides:
+// 9 such GETs to 1 such create; and, on SQLite and PostgreSQL one node, the same POST on one connection
+// (a create alone, as a mix's creates come: for the information lines below). Rounds (every target ×
+// load once each) in alternating order; the figures are medians of the rounds. Goals, each printed
+// beside the absolute rates it divides:
 //   PostgreSQL one node ÷ SQLite                                  GET ≥ 0.7, POST ≥ 0.5
 //   mix ÷ the rate expected from the pure GET and POST runs       ≥ 0.9 on SQLite and on PostgreSQL
 //   CPU a request of the mix (every serve node and every PostgreSQL process, from /proc), three
 //   nodes ÷ one                                                   ≤ 1.15
+// and for information: the mix's CPU a request ÷ its parts' (9 GETs' and one create alone's, from the
+// pure runs: 1.0 when the mix's GETs keep their cache and its creates cost what one alone does, so a
+// mix ratio below 0.9 then comes from creates alone costing more than creates made ten at a time,
+// which share a commit), and each run's main thread(s) from /proc/<pid>/schedstat, on a core and
+// waiting for one (near 100% together: the thread is what sets the pace, whatever its CPU share).
 // Each node reads each charge once before the rounds (the GETs measured are cached lookups: a miss's
 // cost is bench/scale.ts's). The creates are another payer's than the charges read: a create touches
 // its customer, and rightly drops the kept records of that customer's charges (they show its last
@@ -27,7 +34,7 @@ const { connections, durationMs, warmupMs, rounds } = loadFlags({ connections: 1
 const CHARGES = 1000;
 const MIX = { gets: 9, creates: 1 };
 const GOALS = { getToSqlite: 0.7, postToSqlite: 0.5, mixToExpected: 0.9, threeToOneCpu: 1.15 };
-const LOADS = ['GET', 'POST', 'mix'] as const;
+const LOADS = ['GET', 'POST', 'mix', 'alone'] as const;
 type Load = (typeof LOADS)[number];
 
 /** The create of the loads: PIX_CHARGE by another payer than the filled charges' (a valid CPF of its own). */
@@ -71,7 +78,7 @@ function loadSpec(to: Target, load: Load): LoadSpec {
   const get: RequestSpec = { method: 'GET', headers: auth, url: to.secureIds.flatMap((id) => to.origins.map((origin) => `${origin}/api/v2/invoices/${id}`)) };
   const post: RequestSpec = { method: 'POST', headers: json, body: OTHER_PAYERS_CHARGE, url: to.origins.map((origin) => `${origin}/api/v2/invoices`) };
   if (load === 'GET') return get;
-  if (load === 'POST') return post;
+  if (load === 'POST' || load === 'alone') return post;
   return { mix: [{ spec: get, weight: MIX.gets }, { spec: post, weight: MIX.creates }] };
 }
 
@@ -104,11 +111,15 @@ function ratioOf(values: number[]): { median: number; text: string } {
 
 type PerRequest = ReturnType<typeof cpuPerRequest>;
 
-/** A run's line: rate, latency, CPU shares and CPU a request; a mix's kinds' own p99 beside. */
-function runLine(result: LoadResult, per: PerRequest = cpuPerRequest(result)): string {
+/** "main thread on a core 79%, waiting for one 19%" (summed over the nodes' main threads), or nothing where unmeasured. */
+const mainLine = (main: LoadResult['serverMain'], nodes: number) =>
+  main ? `; main thread${nodes > 1 ? 's' : ''} on a core ${cpu(main.onCore)}, waiting for one ${cpu(main.waiting)}` : '';
+
+/** A run's line: rate, latency, CPU shares and CPU a request; a mix's kinds' own p99 beside; the main threads. */
+function runLine(result: LoadResult, nodes: number, per: PerRequest = cpuPerRequest(result)): string {
   const split = per.postgres === undefined ? '' : ` (node ${int(per.node)} + postgres ${int(per.postgres)})`;
   const kinds = result.kinds?.map((kind, k) => `${k === 0 ? 'GET' : 'create'} p99 ${kind.p99.toFixed(2)} ms`).join(', ');
-  return `${describe(result)}  ${micros(per.all)} a request${split}${kinds ? `; ${kinds}` : ''}`;
+  return `${describe(result)}  ${micros(per.all)} a request${split}${kinds ? `; ${kinds}` : ''}${mainLine(result.serverMain, nodes)}`;
 }
 
 /** The medians over the rounds of one target and load: each figure its own median, and CPU a request's. */
@@ -123,6 +134,9 @@ function medianRun(results: LoadResult[]): { result: LoadResult; per: PerRequest
     rps: of((r) => r.rps) ?? NaN, p50: of((r) => r.p50) ?? NaN, p99: of((r) => r.p99) ?? NaN,
     clientCpu: of((r) => r.clientCpu) ?? NaN, serverCpu: of((r) => r.serverCpu), postgresCpu: of((r) => r.postgresCpu),
   };
+  const onCore = of((r) => r.serverMain?.onCore);
+  const waiting = of((r) => r.serverMain?.waiting);
+  if (onCore !== undefined && waiting !== undefined) result.serverMain = { onCore, waiting };
   const per = results.map(cpuPerRequest);
   const postgres = per.every((p) => p.postgres !== undefined) ? median(per.map((p) => p.postgres as number)) : undefined;
   return { result, per: { all: median(per.map((p) => p.all)), node: median(per.map((p) => p.node)), postgres } };
@@ -132,9 +146,11 @@ function medianRun(results: LoadResult[]): { result: LoadResult; per: PerRequest
 async function round(worker: LoadWorker, order: [Target, Load][], runs: Runs, r: number): Promise<void> {
   console.log(`  round ${r + 1}`);
   for (const [to, load] of order) {
-    const result = await worker.load(`${load} ${to.label}, round ${r + 1}`, loadSpec(to, load), { connections, durationMs, warmupMs, watchPid: to.pids, watchPostgres: to.postgres });
+    const result = await worker.load(`${load} ${to.label}, round ${r + 1}`, loadSpec(to, load), {
+      connections: load === 'alone' ? 1 : connections, durationMs, warmupMs, watchPid: to.pids, watchPostgres: to.postgres,
+    });
     (runs.get(to) as Record<Load, LoadResult[]>)[load].push(result);
-    console.log(`    ${load.padEnd(4)} ${to.label.padEnd(24)} ${runLine(result)}`);
+    console.log(`    ${load.padEnd(5)} ${to.label.padEnd(24)} ${runLine(result, to.pids.length)}`);
   }
 }
 
@@ -144,13 +160,16 @@ function reportMedians(targets: Target[], runs: Runs): void {
     GET: `GET /api/v2/invoices/{secureId}, the ${int(CHARGES)} charges in turn`,
     POST: 'POST /api/v2/invoices (a pix charge, no Idempotency-Key)',
     mix: `mix: ${MIX.gets} of those GETs to ${MIX.creates} create, on the same connections`,
+    alone: 'POST on one connection (a create alone, as those of the mix come)',
   };
   console.log(`  medians of ${rounds} rounds`);
   for (const load of LOADS) {
     console.log(`    ${titles[load]}`);
     for (const to of targets) {
-      const { result, per } = medianRun((runs.get(to) as Record<Load, LoadResult[]>)[load]);
-      console.log(`      ${to.label.padEnd(24)} ${runLine(result, per)}`);
+      const results = (runs.get(to) as Record<Load, LoadResult[]>)[load];
+      if (results.length === 0) continue;
+      const { result, per } = medianRun(results);
+      console.log(`      ${to.label.padEnd(24)} ${runLine(result, to.pids.length, per)}`);
     }
   }
 }
@@ -172,6 +191,21 @@ function reportGoals(bare: Target, bareThree: Target, sqlite: Target, one: Targe
   };
   mixLine(sqlite, GOALS.mixToExpected);
   mixLine(one, GOALS.mixToExpected);
+  // what the mix is made of: its CPU a request against its parts' from the pure runs, a create's as alone
+  const partsLine = (to: Target) => {
+    const runsOf = of(to);
+    const share = MIX.gets / (MIX.gets + MIX.creates);
+    const parts = runsOf.mix.map((_, i) => share * cpuPerRequest(runsOf.GET[i] as LoadResult).all + (1 - share) * cpuPerRequest(runsOf.alone[i] as LoadResult).all);
+    const ratio = ratioOf(runsOf.mix.map((r, i) => cpuPerRequest(r).all / (parts[i] as number)));
+    const cpuOfLoad = (load: Load) => median(runsOf[load].map((r) => cpuPerRequest(r).all));
+    console.log(`    mix ÷ its parts, CPU a request, ${to.label}: ${ratio.text}, ${micros(median(runsOf.mix.map((r) => cpuPerRequest(r).all)))} ÷ ${micros(median(parts))} ` +
+      `(${MIX.gets} GETs of ${micros(cpuOfLoad('GET'))} and ${MIX.creates} create alone of ${micros(cpuOfLoad('alone'))}, against ${micros(cpuOfLoad('POST'))} a create ` +
+      `of the POST run); for information`);
+  };
+  partsLine(sqlite);
+  partsLine(one);
+  const main = medianRun(of(one).POST).result.serverMain;
+  if (main) console.log(`    POST, PostgreSQL one node: its main thread on a core ${cpu(main.onCore)} and waiting for one ${cpu(main.waiting)} of the run; for information`);
   const cpuOf = (to: Target) => of(to).mix.map((r) => cpuPerRequest(r).all);
   const cpuRatio = ratioOf(cpuOf(three).map((c, i) => c / (cpuOf(one)[i] as number)));
   console.log(`    CPU a request of the mix, PostgreSQL three nodes ÷ one node: ${cpuRatio.text}, ${micros(median(cpuOf(three)))} ÷ ${micros(median(cpuOf(one)))}; ` +
@@ -208,8 +242,9 @@ await main(async () => {
   console.log(`  ${availableParallelism()} cores, load average ${one1} ${one5} ${one15} at the start; cpu: server = the serve node(s), summed; postgres = the cluster, ` +
     'all its processes (not measured on PINVOICE_BENCH_PG_URL); CPU a request = (server + postgres) × seconds ÷ requests; the creates are another payer\'s than the 1,000 charges read');
 
-  const runs: Runs = new Map(targets.map((to) => [to, { GET: [], POST: [], mix: [] }]));
-  const order = LOADS.flatMap((load) => targets.map((to): [Target, Load] => [to, load]));
+  const runs: Runs = new Map(targets.map((to) => [to, { GET: [], POST: [], mix: [], alone: [] }]));
+  // (a create alone on the two engines' one node: what the mix's creates are made of)
+  const order = LOADS.flatMap((load) => (load === 'alone' ? [sqlite, one] : targets).map((to): [Target, Load] => [to, load]));
   for (let r = 0; r < rounds; r++) await round(worker, r % 2 === 0 ? order : [...order].reverse(), runs, r);
   reportMedians(targets, runs);
   reportGoals(bare, bareThree, sqlite, one, three, runs);
